@@ -1,0 +1,37 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// Module layout and dependency direction: docs/ARCHITECTURE.md (copied from the project brief).
+// Targets appear here as real code lands in them.
+let package = Package(
+    name: "edge-gateway",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "edge-gateway", targets: ["EdgeGateway"]),
+        .executable(name: "edge-gateway-bench", targets: ["EdgeGatewayBench"]),
+        .library(name: "GATTHeartRate", targets: ["GATTHeartRate"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+    ],
+    targets: [
+        .target(name: "GATTHeartRate"),
+        .executableTarget(
+            name: "EdgeGateway",
+            dependencies: [
+                "GATTHeartRate",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "EdgeGatewayBench", dependencies: ["GATTHeartRate"]),
+        .testTarget(
+            name: "GATTHeartRateTests",
+            dependencies: [
+                "GATTHeartRate",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(name: "EdgeGatewayTests", dependencies: ["EdgeGateway", "GATTHeartRate"]),
+    ]
+)

@@ -1,0 +1,19 @@
+import ArgumentParser
+
+/// The technician's single entry point: every gateway operation is a subcommand of it.
+@main
+struct EdgeGatewayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edge-gateway",
+        abstract: "Bluetooth LE heart-rate gateway: straps in, JupyterHealth Exchange out.",
+        discussion: """
+            Reads Heart Rate Service (0x180D) straps over BlueZ, keeps every sample in a durable \
+            local queue, and uploads them as Open mHealth heart-rate data points.
+
+            Example: decode a frame copied from btmon or gatttool
+              edge-gateway decode 10:4e:d2:02:c8:02
+            """,
+        version: "0.1.0",
+        subcommands: [DecodeCommand.self]
+    )
+}

@@ -1,0 +1,10 @@
+import ArgumentParser
+
+/// Exit statuses shared by every command (BSD `sysexits.h`), so scripts can tell a usage
+/// mistake from bad data from a missing Bluetooth stack.
+enum ExitStatus {
+    /// Bad command-line usage.
+    static let usage = ExitCode(64)
+    /// The input data was malformed (for example a truncated frame).
+    static let dataError = ExitCode(65)
+}

@@ -1,0 +1,53 @@
+/// One JSON object on one line, keys in the order they were added.
+///
+/// The documented output formats fix their key order; `JSONEncoder` cannot promise one, so
+/// machine-readable lines are built with this small writer instead.
+struct JSONLine {
+    /// A JSON value. `.number` carries text already formatted as a JSON number.
+    enum Value {
+        case string(String)
+        case integer(Int)
+        case number(String)
+        case array([Value])
+        case null
+    }
+
+    private var members: [String] = []
+
+    /// Appends `"key":value`.
+    mutating func add(_ key: String, _ value: Value) {
+        members.append(Self.quoted(key) + ":" + Self.render(value))
+    }
+
+    /// The object as text, without a newline.
+    var text: String { "{" + members.joined(separator: ",") + "}" }
+
+    private static func render(_ value: Value) -> String {
+        switch value {
+        case .string(let text): quoted(text)
+        case .integer(let number): String(number)
+        case .number(let text): text
+        case .array(let values): "[" + values.map(render).joined(separator: ",") + "]"
+        case .null: "null"
+        }
+    }
+
+    /// A JSON string literal, escaping quotes, backslashes and control characters (RFC 8259 §7).
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}
