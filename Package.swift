@@ -1,7 +1,7 @@
 // swift-tools-version: 6.2
 import PackageDescription
 
-// Module layout and dependency direction: docs/ARCHITECTURE.md (copied from the project brief).
+// Module layout and dependency direction: docs/architecture.md.
 // Targets appear here as real code lands in them.
 let package = Package(
     name: "edge-gateway",
@@ -25,13 +25,18 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "EdgeGatewayBench", dependencies: ["GATTHeartRate"]),
+        .target(name: "GatewayTestSupport", dependencies: ["GATTHeartRate"], path: "Tests/GatewayTestSupport"),
         .testTarget(
             name: "GATTHeartRateTests",
             dependencies: [
                 "GATTHeartRate",
+                "GatewayTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "EdgeGatewayTests", dependencies: ["EdgeGateway", "GATTHeartRate"]),
+        .testTarget(
+            name: "EdgeGatewayTests",
+            dependencies: ["EdgeGateway", "GATTHeartRate", "GatewayTestSupport"]
+        ),
     ]
 )

@@ -14,10 +14,16 @@ public struct BatteryLevel: Sendable, Hashable, Codable, CustomStringConvertible
 
     /// Decodes a 0x2A19 value. A byte above 100 is reported as `out-of-range-battery-level`
     /// with the value, because a percentage over 100 means the strap's reading cannot be trusted.
+    @inlinable
     public static func decode(
         _ value: some Collection<UInt8>
     ) throws(FrameDecodingError) -> DecodedValue<BatteryLevel> {
-        try ByteReader.decode(value, as: .batteryLevel) { reader throws(FrameDecodingError) in
+        try withContiguousFrame(value, decode(bytes:))
+    }
+
+    @usableFromInline
+    static func decode(bytes: UnsafeBufferPointer<UInt8>) throws(FrameDecodingError) -> DecodedValue<Self> {
+        try ByteReader.decode(bytes, as: .batteryLevel) { reader throws(FrameDecodingError) in
             let raw = try reader.uint8(.batteryLevel)
             guard let level = BatteryLevel(percent: raw) else {
                 throw reader.outOfRange(.batteryLevel, width: 1, value: Int(raw))

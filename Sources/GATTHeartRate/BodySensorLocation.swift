@@ -56,10 +56,16 @@ public enum BodySensorLocation: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Decodes a 0x2A38 value: one byte; bytes after it are ignored and counted.
+    @inlinable
     public static func decode(
         _ value: some Collection<UInt8>
     ) throws(FrameDecodingError) -> DecodedValue<BodySensorLocation> {
-        try ByteReader.decode(value, as: .bodySensorLocation) { reader throws(FrameDecodingError) in
+        try withContiguousFrame(value, decode(bytes:))
+    }
+
+    @usableFromInline
+    static func decode(bytes: UnsafeBufferPointer<UInt8>) throws(FrameDecodingError) -> DecodedValue<Self> {
+        try ByteReader.decode(bytes, as: .bodySensorLocation) { reader throws(FrameDecodingError) in
             BodySensorLocation(rawValue: try reader.uint8(.bodySensorLocation))
         }
     }

@@ -42,21 +42,31 @@ struct ByteReader {
             characteristic, field: field, offset: offset - width, value: value, valueLength: bytes.count)
     }
 
-    /// Runs `body` over `frame` and counts whatever it left unread as ignored trailing bytes.
+    /// Runs `body` over `bytes` and counts whatever it left unread as ignored trailing bytes.
     static func decode<Value>(
-        _ frame: some Collection<UInt8>,
+        _ bytes: UnsafeBufferPointer<UInt8>,
         as characteristic: BluetoothUUID,
         _ body: (inout ByteReader) throws(FrameDecodingError) -> Value
     ) throws(FrameDecodingError) -> DecodedValue<Value> {
-        func run(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<DecodedValue<Value>, FrameDecodingError> {
-            var reader = ByteReader(buffer, characteristic: characteristic)
-            return Result { () throws(FrameDecodingError) in
-                let value = try body(&reader)
-                return DecodedValue(value, ignoredTrailingBytes: reader.remaining)
-            }
-        }
-        let result = frame.withContiguousStorageIfAvailable(run)
-            ?? Array(frame).withUnsafeBufferPointer(run)
-        return try result.get()
+        var reader = ByteReader(bytes, characteristic: characteristic)
+        let value = try body(&reader)
+        return DecodedValue(value, ignoredTrailingBytes: reader.remaining)
     }
+}
+
+/// Calls `body` with the bytes of `frame` in contiguous memory, copying only when the collection
+/// has none (an `Array`, `ArraySlice` or `Data` is passed through as it is).
+///
+/// Inlinable so that each public `decode` is specialised for the caller's collection type
+/// instead of going through generic witness tables on every frame.
+@inlinable
+func withContiguousFrame<Value>(
+    _ frame: some Collection<UInt8>,
+    _ body: (UnsafeBufferPointer<UInt8>) throws(FrameDecodingError) -> Value
+) throws(FrameDecodingError) -> Value {
+    func run(_ buffer: UnsafeBufferPointer<UInt8>) -> Result<Value, FrameDecodingError> {
+        Result { () throws(FrameDecodingError) in try body(buffer) }
+    }
+    let result = frame.withContiguousStorageIfAvailable(run) ?? Array(frame).withUnsafeBufferPointer(run)
+    return try result.get()
 }

@@ -17,10 +17,16 @@ extension HeartRateMeasurement {
     /// a stray odd byte after the whole intervals is dropped and counted in
     /// `ignoredTrailingBytes`, as are bytes after the last field when the RR flag is clear
     /// (room for fields a later revision may announce with a reserved flag bit).
+    @inlinable
     public static func decode(
         _ frame: some Collection<UInt8>
     ) throws(FrameDecodingError) -> DecodedValue<HeartRateMeasurement> {
-        try ByteReader.decode(frame, as: .heartRateMeasurement) { reader throws(FrameDecodingError) in
+        try withContiguousFrame(frame, decode(bytes:))
+    }
+
+    @usableFromInline
+    static func decode(bytes: UnsafeBufferPointer<UInt8>) throws(FrameDecodingError) -> DecodedValue<Self> {
+        try ByteReader.decode(bytes, as: .heartRateMeasurement) { reader throws(FrameDecodingError) in
             let flags = try reader.uint8(.flags)
             let bpm = flags & Flag.uint16Value != 0
                 ? try reader.uint16(.heartRateUInt16)

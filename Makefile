@@ -1,0 +1,45 @@
+# The two commands the README promises: `make demo` and `make test`.
+# Both install what they need first (Debian packages via apt-get, skipping what is present).
+
+SWIFT        ?= swift
+FUZZ_SECONDS ?= 600
+FUZZ_CORPUS  ?= .build-fuzz/corpus
+
+.PHONY: all deps build test demo fuzz fuzz-smoke bench clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	$(SWIFT) build
+
+## test: every test — Swift tests (unit and real-process) plus a short fuzz run.
+test: deps
+	$(SWIFT) build --build-tests
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20
+	scripts/run-tests.sh
+
+## demo: the main job on simulated input. Until the daemon exists: decode real strap frames.
+demo: deps
+	$(SWIFT) build --product edge-gateway
+	@echo "Decoding frames captured from real straps (docs/ble-heart-rate.md):"
+	$$($(SWIFT) build --show-bin-path)/edge-gateway decode \
+		104ed202c802 "10 51 00 03 12 03" 16:34:e4:04 103b5304 "10 3e b1 03 de" 192c0110270004
+	@echo "The same, as JSON lines:"
+	$$($(SWIFT) build --show-bin-path)/edge-gateway decode --json 104ed202c802 "10 3e b1 03 de"
+
+## fuzz: libFuzzer on the frame decoders for FUZZ_SECONDS (default 600).
+fuzz:
+	scripts/build-fuzzer.sh
+	mkdir -p $(FUZZ_CORPUS)
+	.build-fuzz/heart-rate-frame-fuzzer -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+		-rss_limit_mb=4096 -artifact_prefix=.build-fuzz/ $(FUZZ_CORPUS) Fuzz/seeds
+
+## bench: release-build benchmarks.
+bench: deps
+	$(SWIFT) run -c release edge-gateway-bench
+
+clean:
+	rm -rf .build .build-fuzz

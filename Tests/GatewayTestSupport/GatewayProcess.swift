@@ -1,0 +1,75 @@
+import Foundation
+import Synchronization
+
+/// Runs the built `edge-gateway` (or another product) as a real child process, the way a
+/// technician or systemd would, and captures what it prints.
+public enum GatewayProcess {
+    /// What a finished process left behind.
+    public struct Result: Sendable {
+        public let status: Int32
+        public let standardOutput: String
+        public let standardError: String
+
+        /// Standard output split into lines, without the final empty one.
+        public var outputLines: [String] {
+            standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
+                .dropLast(standardOutput.hasSuffix("\n") ? 1 : 0).map(String.init)
+        }
+    }
+
+    /// A process that did not finish in time; it has been killed.
+    public struct TimedOut: Error, CustomStringConvertible {
+        public let arguments: [String]
+        public var description: String { "\(arguments.joined(separator: " ")) did not finish in time" }
+    }
+
+    /// The folder holding the package's built products: the test bundle is built there too.
+    public static var productsDirectory: URL {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+    }
+
+    /// Runs `product` with `arguments`, feeding `standardInput`, and waits up to `timeout`.
+    /// Output goes to files rather than pipes, so a chatty child can never block on a full pipe.
+    public static func run(
+        _ arguments: [String], product: String = "edge-gateway",
+        standardInput: String? = nil, timeout: Duration = .seconds(120)
+    ) async throws -> Result {
+        let scratch = FileManager.default.temporaryDirectory
+            .appendingPathComponent("gateway-process-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let outURL = scratch.appendingPathComponent("stdout")
+        let errURL = scratch.appendingPathComponent("stderr")
+        let inURL = scratch.appendingPathComponent("stdin")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        FileManager.default.createFile(atPath: inURL.path, contents: Data((standardInput ?? "").utf8))
+
+        let process = Process()
+        process.executableURL = productsDirectory.appendingPathComponent(product)
+        process.arguments = arguments
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        process.standardInput = try FileHandle(forReadingFrom: inURL)
+
+        let finished = AsyncStream<Void>.makeStream()
+        process.terminationHandler = { _ in finished.continuation.finish() }
+        try process.run()
+
+        let timedOut = Mutex(false)
+        let watchdog = Task {
+            try await Task.sleep(for: timeout)
+            timedOut.withLock { $0 = true }
+            kill(process.processIdentifier, SIGKILL)
+        }
+        for await _ in finished.stream {}
+        watchdog.cancel()
+        if timedOut.withLock({ $0 }) {
+            throw TimedOut(arguments: arguments)
+        }
+        return Result(
+            status: process.terminationStatus,
+            standardOutput: try String(contentsOf: outURL, encoding: .utf8),
+            standardError: try String(contentsOf: errURL, encoding: .utf8))
+    }
+}

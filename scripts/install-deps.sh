@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the build and the tests need, skipping those already present.
+# Usage: scripts/install-deps.sh [EXTRA_PACKAGE ...]
+set -euo pipefail
+
+packages=(
+  pkg-config
+  libdbus-1-dev      # D-Bus client library (BlueZ is reached over D-Bus)
+  libbluetooth-dev   # headers only: never linked (GPL-2+)
+  libsqlite3-dev     # offline queue
+  libcurl4-openssl-dev
+  dbus-daemon        # private buses for the process-level tests
+  ca-certificates
+  "$@"
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$package")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+sudo=()
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || { echo "install-deps: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+  sudo=(sudo)
+fi
+echo "install-deps: installing ${missing[*]}"
+"${sudo[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
