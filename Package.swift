@@ -17,6 +17,9 @@ let package = Package(
     ],
     targets: [
         .target(name: "GATTHeartRate"),
+        .systemLibrary(name: "CBlueZ", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
+        .target(name: "BlueZ", dependencies: ["CBlueZ"]),
+        .target(name: "BlueZSimulator", dependencies: ["BlueZ", "GATTHeartRate"]),
         .executableTarget(
             name: "EdgeGateway",
             dependencies: [
@@ -34,6 +37,7 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "BlueZSimulator", "GatewayTestSupport"]),
         .testTarget(
             name: "EdgeGatewayTests",
             dependencies: ["EdgeGateway", "GATTHeartRate", "GatewayTestSupport"]

@@ -1,0 +1,40 @@
+/// Exporting objects on a connection (the server side, used by `BlueZSimulator` and by agents).
+extension DBusConnection {
+    /// Serves `org.freedesktop.DBus.ObjectManager` at `root`: `GetManagedObjects` lists every
+    /// object below it, and exports/unexports below it emit `InterfacesAdded`/`Removed`.
+    public func addObjectManager(at root: DBusObjectPath) async {
+        let state = state
+        await onLoop { _ in state.objects.addManager(at: root) }
+    }
+
+    /// Exports `interfaces` on the object at `path` (adding to any it already has).
+    public func export(_ path: DBusObjectPath, _ interfaces: [DBusExportedInterface]) async {
+        let state = state
+        await onLoop { loop in state.objects.export(path, interfaces, loop: loop) }
+    }
+
+    /// Removes the named interfaces from `path`, or the whole object when `interfaces` is nil.
+    public func unexport(_ path: DBusObjectPath, interfaces: [String]? = nil) async {
+        let state = state
+        await onLoop { loop in state.objects.unexport(path, interfaces, loop: loop) }
+    }
+
+    /// Updates property values and emits `PropertiesChanged` for those that changed.
+    public func setProperties(
+        _ path: DBusObjectPath, interface: String, _ changes: [String: DBusValue], invalidated: [String] = []
+    ) async {
+        let state = state
+        await onLoop { loop in state.objects.setProperties(path, interface: interface, changes, invalidated: invalidated, loop: loop) }
+    }
+
+    /// The current value of an exported property.
+    public func exportedProperty(_ path: DBusObjectPath, interface: String, name: String) async -> DBusValue? {
+        let state = state
+        return await onLoop { _ in state.objects.property(path, interface: interface, name: name) }
+    }
+
+    /// Emits a signal from `path`.
+    public func emit(_ path: DBusObjectPath, interface: String, member: String, _ body: [DBusValue] = []) async throws(DBusError) {
+        try await send(.signal(path: path, interface: interface, member: member, body: body))
+    }
+}

@@ -1,0 +1,30 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A Unix file descriptor received in or sent with a message (`h`), owned by this object.
+///
+/// `AcquireNotify` hands back a socket this way. libdbus gives the receiver its own duplicate,
+/// so the descriptor is closed when the last reference goes away, and nothing leaks if a reply
+/// is dropped unread.
+public final class DBusFileDescriptor: Hashable, Sendable, CustomStringConvertible {
+    /// The descriptor number, valid while this object lives.
+    public let rawValue: Int32
+
+    /// Takes ownership of `rawValue`: it will be closed when this object is released.
+    public init(takingOwnershipOf rawValue: Int32) {
+        self.rawValue = rawValue
+    }
+
+    /// Transfers the descriptor out: the caller must close it, this object no longer will.
+    /// Returns a duplicate, since the original is closed with this object.
+    public func duplicate() -> Int32 {
+        dup(rawValue)
+    }
+
+    deinit { close(rawValue) }
+
+    public static func == (lhs: DBusFileDescriptor, rhs: DBusFileDescriptor) -> Bool { lhs === rhs }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    public var description: String { "fd \(rawValue)" }
+}

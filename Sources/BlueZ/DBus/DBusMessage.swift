@@ -1,0 +1,64 @@
+/// A D-Bus message as a plain Swift value.
+///
+/// libdbus messages are reference-counted C objects tied to the loop thread; converting them
+/// to values at the edge keeps every other thread free of C pointers and of refcount bugs.
+public struct DBusMessage: Sendable {
+    /// The four message types of the D-Bus specification.
+    public enum Kind: Sendable, Equatable {
+        case methodCall
+        case methodReturn
+        case error
+        case signal
+    }
+
+    public var kind: Kind
+    public var path: DBusObjectPath?
+    public var interface: String?
+    public var member: String?
+    /// For `.error`: the error name (`org.bluez.Error.InProgress`).
+    public var errorName: String?
+    public var destination: String?
+    /// The sender's unique name (`:1.42`), set on received messages.
+    public var sender: String?
+    /// Set on received messages.
+    public var serial: UInt32 = 0
+    /// For replies: the serial of the call answered.
+    public var replySerial: UInt32?
+    /// For calls: the caller does not want a reply.
+    public var noReplyExpected = false
+    /// The arguments.
+    public var body: [DBusValue]
+
+    /// A message from its parts; most callers use `methodCall` or `signal`.
+    public init(
+        kind: Kind, path: DBusObjectPath? = nil, interface: String? = nil, member: String? = nil,
+        errorName: String? = nil, destination: String? = nil, body: [DBusValue] = []
+    ) {
+        self.kind = kind
+        self.path = path
+        self.interface = interface
+        self.member = member
+        self.errorName = errorName
+        self.destination = destination
+        self.body = body
+    }
+
+    /// A method call to `destination`.
+    public static func methodCall(
+        destination: String, path: DBusObjectPath, interface: String, member: String, body: [DBusValue] = []
+    ) -> DBusMessage {
+        DBusMessage(kind: .methodCall, path: path, interface: interface, member: member, destination: destination, body: body)
+    }
+
+    /// A signal emitted from `path`.
+    public static func signal(
+        path: DBusObjectPath, interface: String, member: String, body: [DBusValue] = []
+    ) -> DBusMessage {
+        DBusMessage(kind: .signal, path: path, interface: interface, member: member, body: body)
+    }
+
+    /// The signature of the body (`sa{sv}as` …).
+    public var signature: DBusSignature {
+        DBusSignature(unchecked: body.map(\.signature.rawValue).joined())
+    }
+}

@@ -1,0 +1,63 @@
+/// Any value D-Bus can carry, with its type.
+///
+/// Containers keep their element type so an empty array still has a signature. `ay` has its
+/// own case because it is how notifications travel: one contiguous copy, not one enum per byte.
+public indirect enum DBusValue: Hashable, Sendable {
+    case byte(UInt8)
+    case boolean(Bool)
+    case int16(Int16)
+    case uint16(UInt16)
+    case int32(Int32)
+    case uint32(UInt32)
+    case int64(Int64)
+    case uint64(UInt64)
+    case double(Double)
+    case string(String)
+    case objectPath(DBusObjectPath)
+    case signature(DBusSignature)
+    case unixFD(DBusFileDescriptor)
+    /// `ay`.
+    case bytes([UInt8])
+    /// An array of any other element type, all of `elementType`.
+    case array(elementType: DBusSignature, [DBusValue])
+    /// `a{kv}`, entries in order.
+    case dictionary(keyType: DBusSignature, valueType: DBusSignature, [DBusDictionaryEntry])
+    case structure([DBusValue])
+    case variant(DBusValue)
+
+    /// The value's complete type signature (`a{sv}`, `(ay)` …).
+    public var signature: DBusSignature {
+        switch self {
+        case .byte: "y"
+        case .boolean: "b"
+        case .int16: "n"
+        case .uint16: "q"
+        case .int32: "i"
+        case .uint32: "u"
+        case .int64: "x"
+        case .uint64: "t"
+        case .double: "d"
+        case .string: "s"
+        case .objectPath: "o"
+        case .signature: "g"
+        case .unixFD: "h"
+        case .bytes: "ay"
+        case .array(let element, _): DBusSignature(unchecked: "a" + element.rawValue)
+        case .dictionary(let key, let value, _): DBusSignature(unchecked: "a{" + key.rawValue + value.rawValue + "}")
+        case .structure(let fields): DBusSignature(unchecked: "(" + fields.map(\.signature.rawValue).joined() + ")")
+        case .variant: "v"
+        }
+    }
+}
+
+/// One `{key value}` entry of a D-Bus dictionary.
+public struct DBusDictionaryEntry: Hashable, Sendable {
+    public let key: DBusValue
+    public let value: DBusValue
+
+    /// An entry from its key and value.
+    public init(key: DBusValue, value: DBusValue) {
+        self.key = key
+        self.value = value
+    }
+}

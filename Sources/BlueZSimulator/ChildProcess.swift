@@ -1,0 +1,125 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A child process started with a clean signal state, so it always honours SIGTERM.
+///
+/// Swift Testing (and some service managers) run with SIGTERM blocked, and a blocked mask is
+/// inherited across exec: a `dbus-daemon` started naively then ignores `kill -TERM` and outlives
+/// its test. `posix_spawn` with an empty mask and default dispositions avoids that.
+public final class ChildProcess: @unchecked Sendable {
+    /// Why a child could not be started.
+    public struct SpawnError: Error, CustomStringConvertible {
+        public let executable: String
+        public let errno: Int32
+        public var description: String {
+            "cannot start \(executable): \(String(cString: strerror(errno)))"
+        }
+    }
+
+    /// The child's process id.
+    public let pid: pid_t
+    /// The read end of the child's standard output, when captured.
+    public let standardOutput: Int32?
+    private var exitStatus: Int32?
+
+    /// Starts `executable` (a path, or a name looked up in `PATH`) with `arguments`.
+    /// Standard output is captured in a pipe when `captureOutput`; standard error goes to
+    /// `errorPath` (default `/dev/null`), standard input is `/dev/null`.
+    public init(
+        _ executable: String, _ arguments: [String], captureOutput: Bool = false,
+        errorPath: String = "/dev/null", environment: [String: String]? = nil
+    ) throws {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        var pipeFDs: [Int32] = [-1, -1]
+        if captureOutput {
+            guard pipe(&pipeFDs) == 0 else { throw SpawnError(executable: executable, errno: Glibc.errno) }
+            _ = fcntl(pipeFDs[0], F_SETFD, FD_CLOEXEC)
+            posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 1)
+            posix_spawn_file_actions_addclose(&actions, pipeFDs[1])
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let envp: [UnsafeMutablePointer<CChar>?]? = environment.map { env in
+            env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        }
+        defer { envp?.forEach { free($0) } }
+
+        var child: pid_t = 0
+        let status = envp.map { envp in
+            posix_spawnp(&child, executable, &actions, &attributes, argv, envp)
+        } ?? posix_spawnp(&child, executable, &actions, &attributes, argv, environ)
+        if captureOutput { close(pipeFDs[1]) }
+        guard status == 0 else {
+            if captureOutput { close(pipeFDs[0]) }
+            throw SpawnError(executable: executable, errno: status)
+        }
+        pid = child
+        standardOutput = captureOutput ? pipeFDs[0] : nil
+    }
+
+    /// Reads standard output up to the first newline (without it); `nil` at end of file.
+    public func readLine() -> String? {
+        guard let fd = standardOutput else { return nil }
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let count = read(fd, &byte, 1)
+            if count == 1 {
+                if byte == UInt8(ascii: "\n") { return String(decoding: bytes, as: UTF8.self) }
+                bytes.append(byte)
+            } else if count < 0 && errno == EINTR {
+                continue
+            } else {
+                return bytes.isEmpty ? nil : String(decoding: bytes, as: UTF8.self)
+            }
+        }
+    }
+
+    /// Sends `signal` to the child.
+    public func signal(_ signal: Int32) {
+        if exitStatus == nil { kill(pid, signal) }
+    }
+
+    /// Waits for the child to end and returns its wait status.
+    @discardableResult
+    public func wait() -> Int32 {
+        if let exitStatus { return exitStatus }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        exitStatus = status
+        if let fd = standardOutput { close(fd) }
+        return status
+    }
+
+    /// Asks the child to stop (SIGTERM) and waits for it.
+    public func terminate() {
+        signal(SIGTERM)
+        wait()
+    }
+
+    deinit {
+        if exitStatus == nil {
+            kill(pid, SIGKILL)
+            wait()
+        }
+    }
+}
