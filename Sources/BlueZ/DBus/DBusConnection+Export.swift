@@ -19,12 +19,17 @@ extension DBusConnection {
         await onLoop { loop in state.objects.unexport(path, interfaces, loop: loop) }
     }
 
-    /// Updates property values and emits `PropertiesChanged` for those that changed.
+    /// Updates property values and emits `PropertiesChanged` for those that changed (or for all
+    /// of them with `alwaysEmit`, for values that are events, like a notified `Value`).
     public func setProperties(
-        _ path: DBusObjectPath, interface: String, _ changes: [String: DBusValue], invalidated: [String] = []
+        _ path: DBusObjectPath, interface: String, _ changes: [String: DBusValue], invalidated: [String] = [],
+        alwaysEmit: Bool = false
     ) async {
         let state = state
-        await onLoop { loop in state.objects.setProperties(path, interface: interface, changes, invalidated: invalidated, loop: loop) }
+        await onLoop { loop in
+            state.objects.setProperties(
+                path, interface: interface, changes, invalidated: invalidated, alwaysEmit: alwaysEmit, loop: loop)
+        }
     }
 
     /// The current value of an exported property.

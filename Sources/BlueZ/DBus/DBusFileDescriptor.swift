@@ -16,8 +16,8 @@ public final class DBusFileDescriptor: Hashable, Sendable, CustomStringConvertib
         self.rawValue = rawValue
     }
 
-    /// Transfers the descriptor out: the caller must close it, this object no longer will.
-    /// Returns a duplicate, since the original is closed with this object.
+    /// A duplicate of the descriptor that the caller owns and must close: for handing the
+    /// descriptor to code that outlives this object (a socket reader).
     public func duplicate() -> Int32 {
         dup(rawValue)
     }

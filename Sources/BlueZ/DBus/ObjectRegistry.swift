@@ -46,14 +46,15 @@ final class ObjectRegistry {
                           body: [.objectPath(path), .strings(reported.sorted())]))
     }
 
-    /// Stores new values and emits one `PropertiesChanged` for those that really changed.
+    /// Stores new values and emits one `PropertiesChanged` for those that really changed
+    /// (for all of them with `alwaysEmit`, as bluetoothd does for every notified `Value`).
     func setProperties(
         _ path: DBusObjectPath, interface: String, _ changes: [String: DBusValue],
-        invalidated: [String], loop: DBusLoop
+        invalidated: [String], alwaysEmit: Bool, loop: DBusLoop
     ) {
         guard var exported = objects[path]?.interfaces[interface] else { return }
         var changed: [String: DBusValue] = [:]
-        for (name, value) in changes where exported.properties[name] != value {
+        for (name, value) in changes where alwaysEmit || exported.properties[name] != value {
             exported.properties[name] = value
             changed[name] = value
         }

@@ -1,0 +1,224 @@
+/// A live mirror of bluetoothd's objects: `GetManagedObjects` once, then kept current from
+/// `InterfacesAdded`/`InterfacesRemoved`/`PropertiesChanged`, and re-read whenever bluetoothd
+/// restarts (its name vanishes and returns, with new object paths).
+///
+/// Everything the gateway knows about adapters, devices and GATT objects comes from here, so a
+/// restart or a link loss is seen in one place, in order.
+public actor BlueZClient {
+    /// The bus connection everything goes through.
+    public nonisolated let connection: DBusConnection
+    private var objects: [DBusObjectPath: [String: [String: DBusValue]]] = [:]
+    private var subscribers: [UInt64: AsyncStream<BlueZEvent>.Continuation] = [:]
+    private var nextSubscriber: UInt64 = 0
+    private var watchers: [Task<Void, Never>] = []
+    /// Whether bluetoothd is on the bus now.
+    public private(set) var isDaemonRunning = false
+    /// How many times bluetoothd has (re)appeared since this client started.
+    public private(set) var daemonStarts = 0
+
+    private init(connection: DBusConnection) {
+        self.connection = connection
+    }
+
+    /// Connects to the system bus (`DBUS_SYSTEM_BUS_ADDRESS` when set) and mirrors bluetoothd.
+    /// Works when bluetoothd is not running yet: it is picked up when it appears.
+    public static func connect(_ bus: DBusConnection.Bus = .system) async throws(DBusError) -> BlueZClient {
+        let connection = try await DBusConnection.connect(bus)
+        return try await start(on: connection)
+    }
+
+    /// Mirrors bluetoothd over an existing connection.
+    public static func start(on connection: DBusConnection) async throws(DBusError) -> BlueZClient {
+        let client = BlueZClient(connection: connection)
+        let signals = try await connection.signals(matching: DBusMatchRule(sender: BlueZName.service))
+        let owners = try await connection.nameOwnerChanges(of: BlueZName.service)
+        await client.watch(signals: signals, owners: owners)
+        if try await connection.nameOwner(of: BlueZName.service) != nil {
+            await client.reload()
+        }
+        return client
+    }
+
+    private func watch(signals: AsyncStream<DBusMessage>, owners: AsyncStream<String?>) {
+        watchers.append(Task { [weak self] in
+            for await signal in signals { await self?.apply(signal) }
+            await self?.finishSubscribers()
+        })
+        watchers.append(Task { [weak self] in
+            for await owner in owners {
+                if owner == nil { await self?.daemonStopped() } else { await self?.reload() }
+            }
+        })
+    }
+
+    /// Stops mirroring and closes the connection; event streams finish.
+    public func close() {
+        watchers.forEach { $0.cancel() }
+        connection.close()
+        finishSubscribers()
+    }
+
+    // MARK: Events
+
+    /// Every change from now on. The stream ends when the client closes.
+    public func events() -> AsyncStream<BlueZEvent> {
+        let (stream, continuation) = AsyncStream<BlueZEvent>.makeStream()
+        nextSubscriber += 1
+        let id = nextSubscriber
+        subscribers[id] = continuation
+        continuation.onTermination = { [weak self] _ in Task { await self?.unsubscribe(id) } }
+        return stream
+    }
+
+    private func unsubscribe(_ id: UInt64) { subscribers.removeValue(forKey: id) }
+
+    private func publish(_ event: BlueZEvent) {
+        for continuation in subscribers.values { continuation.yield(event) }
+    }
+
+    private func finishSubscribers() {
+        for continuation in subscribers.values { continuation.finish() }
+        subscribers.removeAll()
+    }
+
+    // MARK: Mirror upkeep
+
+    private func reload() async {
+        let reply: [DBusValue]
+        do {
+            reply = try await connection.call(
+                destination: BlueZName.service, path: .root, interface: BlueZName.objectManager, member: "GetManagedObjects")
+        } catch {
+            return
+        }
+        var fresh: [DBusObjectPath: [String: [String: DBusValue]]] = [:]
+        for (path, interfaces) in reply.first?.objectPathDictionary ?? [:] {
+            fresh[path] = Self.interfaces(from: interfaces)
+        }
+        objects = fresh
+        isDaemonRunning = true
+        daemonStarts += 1
+        for (path, interfaces) in fresh.sorted(by: { $0.key < $1.key }) {
+            publish(.interfacesAdded(path, interfaces))
+        }
+        publish(.daemonStarted)
+    }
+
+    private func daemonStopped() {
+        guard isDaemonRunning || !objects.isEmpty else { return }
+        objects.removeAll()
+        isDaemonRunning = false
+        publish(.daemonStopped)
+    }
+
+    private func apply(_ signal: DBusMessage) {
+        guard let member = signal.member else { return }
+        switch (signal.interface, member) {
+        case (BlueZName.objectManager?, "InterfacesAdded"):
+            guard signal.body.count == 2, let path = signal.body[0].objectPath else { return }
+            let added = Self.interfaces(from: signal.body[1])
+            objects[path, default: [:]].merge(added) { _, new in new }
+            publish(.interfacesAdded(path, added))
+        case (BlueZName.objectManager?, "InterfacesRemoved"):
+            guard signal.body.count == 2, let path = signal.body[0].objectPath, let names = signal.body[1].strings else { return }
+            for name in names { objects[path]?.removeValue(forKey: name) }
+            if objects[path]?.isEmpty == true { objects.removeValue(forKey: path) }
+            publish(.interfacesRemoved(path, names))
+        case (BlueZName.properties?, "PropertiesChanged"):
+            guard let path = signal.path, signal.body.count >= 2, let interface = signal.body[0].string,
+                  let changed = signal.body[1].stringDictionary?.mapValues(\.unwrapped)
+            else { return }
+            if objects[path]?[interface] != nil {
+                objects[path]?[interface]?.merge(changed) { _, new in new }
+                for name in signal.body.count > 2 ? signal.body[2].strings ?? [] : [] {
+                    objects[path]?[interface]?.removeValue(forKey: name)
+                }
+            }
+            publish(.propertiesChanged(path, interface: interface, changed))
+        default:
+            break
+        }
+    }
+
+    private static func interfaces(from value: DBusValue) -> [String: [String: DBusValue]] {
+        (value.stringDictionary ?? [:]).mapValues { $0.stringDictionary?.mapValues(\.unwrapped) ?? [:] }
+    }
+
+    // MARK: Queries
+
+    /// The interfaces and properties of the object at `path`.
+    public func object(at path: DBusObjectPath) -> [String: [String: DBusValue]]? {
+        objects[path]
+    }
+
+    /// One property from the mirror.
+    public func property(_ name: String, of interface: String, at path: DBusObjectPath) -> DBusValue? {
+        objects[path]?[interface]?[name]
+    }
+
+    /// The paths of objects that have `interface`, below `ancestor` when given, in path order.
+    public func paths(with interface: String, under ancestor: DBusObjectPath = .root) -> [DBusObjectPath] {
+        objects.filter { $0.value[interface] != nil && $0.key.isDescendant(of: ancestor) }.map(\.key).sorted()
+    }
+
+    /// The adapters (`hci0` …).
+    public func adapters() -> [Adapter] {
+        paths(with: BlueZName.adapter).map { Adapter(client: self, path: $0) }
+    }
+
+    /// The adapter called `name` (`hci0`), if present.
+    public func adapter(named name: String) -> Adapter? {
+        adapters().first { $0.path.lastElement == name }
+    }
+
+    /// The devices bluetoothd knows on `adapter` (all adapters when nil).
+    public func devices(on adapter: Adapter? = nil) -> [Device] {
+        paths(with: BlueZName.device, under: adapter?.path ?? .root).map { Device(client: self, path: $0) }
+    }
+
+    /// The device with `address` on `adapter` (any adapter when nil).
+    public func device(address: String, on adapter: Adapter? = nil) -> Device? {
+        devices(on: adapter).first { objects[$0.path]?[BlueZName.device]?["Address"]?.string?.uppercased() == address.uppercased() }
+    }
+
+    /// The characteristic with `uuid` below `device`, found by UUID (paths differ per device
+    /// and firmware). Only meaningful once the device's `ServicesResolved` is true.
+    public func characteristic(_ uuid: String, of device: Device) -> GattCharacteristic? {
+        let wanted = uuid.lowercased()
+        return paths(with: BlueZName.gattCharacteristic, under: device.path)
+            .first { objects[$0]?[BlueZName.gattCharacteristic]?["UUID"]?.string?.lowercased() == wanted }
+            .map { GattCharacteristic(client: self, path: $0) }
+    }
+
+    /// Waits until `condition` holds for the mirror, or `timeout` passes; returns whether it held.
+    public func wait(
+        timeout: Duration, until condition: @escaping @Sendable (isolated BlueZClient) -> Bool
+    ) async -> Bool {
+        if condition(self) { return true }
+        let events = events()
+        let deadline = Task {
+            try? await Task.sleep(for: timeout)
+        }
+        let watcher = Task { [weak self] in
+            for await _ in events {
+                guard let self else { return false }
+                if await self.check(condition) { return true }
+            }
+            return false
+        }
+        let result = await withTaskGroup(of: Bool.self) { group in
+            group.addTask { await watcher.value }
+            group.addTask { await deadline.value; return false }
+            let first = await group.next() ?? false
+            watcher.cancel()
+            deadline.cancel()
+            group.cancelAll()
+            return first
+        }
+        return result || condition(self)
+    }
+
+    private func check(_ condition: @Sendable (isolated BlueZClient) -> Bool) -> Bool {
+        condition(self)
+    }
+}

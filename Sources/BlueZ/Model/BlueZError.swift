@@ -1,0 +1,60 @@
+/// A failure reported by bluetoothd (or on the way to it), with a judgement whether retrying
+/// later can help.
+///
+/// Field experience (docs/ble-heart-rate.md): `InProgress`, `NotReady` and
+/// `le-connection-abort-by-local` clear on their own; a missing device or refused pairing does
+/// not. The supervisor retries the first kind with backoff and reports the second.
+public struct BlueZError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The D-Bus error name, the stable code (`org.bluez.Error.InProgress`).
+    public let name: String
+    /// bluetoothd's message (`le-connection-abort-by-local`, `Operation already in progress`).
+    public let message: String
+    /// What was being done, for the operator (`Connect F0:1D:2E:3C:4B:5A`).
+    public let operation: String
+
+    /// Wraps a D-Bus error from `operation`.
+    public init(_ error: DBusError, operation: String) {
+        name = error.name
+        message = error.message
+        self.operation = operation
+    }
+
+    /// The short code without the namespace (`InProgress`).
+    public var code: String {
+        String(name.split(separator: ".").last ?? Substring(name))
+    }
+
+    /// Whether the same operation may succeed if retried after a pause.
+    public var isTransient: Bool {
+        switch code {
+        case "InProgress", "NotReady", "NoReply", "Timeout", "ServiceUnknown", "NotConnected", "Disconnected",
+             "LimitsExceeded", "NameHasNoOwner":
+            return true
+        case "Failed":
+            let transientMessages = [
+                "le-connection-abort-by-local", "Software caused connection abort", "Operation already in progress",
+                "Input/output error", "Connection timed out", "br-connection-canceled", "Device or resource busy",
+            ]
+            return transientMessages.contains { message.containsIgnoringCase($0) }
+        default:
+            return false
+        }
+    }
+
+    /// Whether bluetoothd itself is not on the bus.
+    public var isDaemonUnavailable: Bool {
+        code == "ServiceUnknown" || code == "NameHasNoOwner"
+    }
+
+    public var description: String {
+        let detail = message.isEmpty ? name : "\(message) (\(name))"
+        return "\(operation) failed: \(detail)"
+    }
+}
+
+extension String {
+    /// Case-insensitive containment without Foundation.
+    fileprivate func containsIgnoringCase(_ other: String) -> Bool {
+        lowercased().contains(other.lowercased())
+    }
+}

@@ -1,0 +1,86 @@
+/// A remote device (`org.bluez.Device1`), e.g. a heart-rate strap.
+public struct Device: BlueZObject {
+    public static let interface = BlueZName.device
+    public let client: BlueZClient
+    public let path: DBusObjectPath
+
+    public static func == (lhs: Device, rhs: Device) -> Bool { lhs.path == rhs.path }
+    public func hash(into hasher: inout Hasher) { hasher.combine(path) }
+
+    /// A snapshot of what bluetoothd reports about the device.
+    public struct Info: Sendable, Equatable {
+        public var address: String
+        public var name: String?
+        public var alias: String?
+        public var rssi: Int?
+        public var serviceUUIDs: [String]
+        public var isConnected: Bool
+        public var areServicesResolved: Bool
+        public var isPaired: Bool
+        public var isBonded: Bool
+        public var isTrusted: Bool
+        public var batteryPercentage: Int?
+    }
+
+    /// The device's current properties, or `nil` when it is gone from the mirror.
+    public var info: Info? {
+        get async {
+            guard let object = await client.object(at: path), let device = object[BlueZName.device] else { return nil }
+            return Info(
+                address: device["Address"]?.string ?? "",
+                name: device["Name"]?.string,
+                alias: device["Alias"]?.string,
+                rssi: device["RSSI"]?.integer,
+                serviceUUIDs: device["UUIDs"]?.strings ?? [],
+                isConnected: device["Connected"]?.bool ?? false,
+                areServicesResolved: device["ServicesResolved"]?.bool ?? false,
+                isPaired: device["Paired"]?.bool ?? false,
+                isBonded: device["Bonded"]?.bool ?? false,
+                isTrusted: device["Trusted"]?.bool ?? false,
+                batteryPercentage: object[BlueZName.battery]?["Percentage"]?.integer)
+        }
+    }
+
+    private var label: String { path.lastElement.replacingUnderscores() }
+
+    /// Connects; returns when bluetoothd has the link (services may still be resolving).
+    public func connect(timeout: Duration = DBusConnection.defaultTimeout) async throws(BlueZError) {
+        _ = try await invoke("Connect", operation: "Connect \(label)", timeout: timeout)
+    }
+
+    /// Drops the link.
+    public func disconnect() async throws(BlueZError) {
+        _ = try await invoke("Disconnect", operation: "Disconnect \(label)")
+    }
+
+    /// Pairs (Just Works is confirmed by bluetoothd itself when the gateway initiates it).
+    public func pair(timeout: Duration = DBusConnection.defaultTimeout) async throws(BlueZError) {
+        _ = try await invoke("Pair", operation: "Pair \(label)", timeout: timeout)
+    }
+
+    /// Marks the device trusted, so bluetoothd accepts its reconnections.
+    public func setTrusted(_ trusted: Bool) async throws(BlueZError) {
+        try await setProperty("Trusted", .boolean(trusted), operation: "Trust \(label)")
+    }
+
+    /// Waits until services are resolved (after `connect`), or `timeout` passes.
+    public func waitForServicesResolved(timeout: Duration) async -> Bool {
+        let path = path
+        return await client.wait(timeout: timeout) { client in
+            client.property("ServicesResolved", of: BlueZName.device, at: path)?.bool == true
+        }
+    }
+
+    /// The characteristic with `uuid` (e.g. `00002a37-…`) on this device.
+    public func characteristic(_ uuid: String) async -> GattCharacteristic? {
+        await client.characteristic(uuid, of: self)
+    }
+}
+
+extension String {
+    /// `dev_F0_1D_2E_3C_4B_5A` → `dev F0:1D:2E:3C:4B:5A`, for messages.
+    fileprivate func replacingUnderscores() -> String {
+        guard hasPrefix("dev_") else { return self }
+        return "device " + dropFirst(4).split(separator: "_").joined(separator: ":")
+    }
+}

@@ -1,0 +1,141 @@
+/// A GATT characteristic (`org.bluez.GattCharacteristic1`), always found by UUID.
+public struct GattCharacteristic: BlueZObject {
+    public static let interface = BlueZName.gattCharacteristic
+    public let client: BlueZClient
+    public let path: DBusObjectPath
+
+    public static func == (lhs: GattCharacteristic, rhs: GattCharacteristic) -> Bool { lhs.path == rhs.path }
+    public func hash(into hasher: inout Hasher) { hasher.combine(path) }
+
+    /// The characteristic's UUID in BlueZ's lower-case 128-bit form.
+    public var uuid: String? {
+        get async { await property("UUID")?.string }
+    }
+
+    /// Its GATT properties as BlueZ names them (`read`, `notify`, `write` …).
+    public var flags: [String] {
+        get async { await property("Flags")?.strings ?? [] }
+    }
+
+    /// Reads the value. Never use this on 0x2A37: bluetoothd also reports a read as a `Value`
+    /// change, which would look like a notification.
+    public func read() async throws(BlueZError) -> [UInt8] {
+        let reply = try await invoke("ReadValue", [.properties([:])], operation: "Read \(path.lastElement)")
+        return reply.first?.bytes ?? []
+    }
+
+    /// Writes `bytes` with a write request (acknowledged by the peer).
+    public func write(_ bytes: [UInt8]) async throws(BlueZError) {
+        _ = try await invoke("WriteValue", [.bytes(bytes), .properties(["type": .string("request")])],
+                             operation: "Write \(path.lastElement)")
+    }
+
+    /// How notifications reach this process.
+    public enum NotificationTransport: Sendable, Equatable {
+        /// Through a socket from `AcquireNotify`: one read per notification, no D-Bus traffic.
+        case acquired(mtu: Int)
+        /// Through `StartNotify` and a `PropertiesChanged` signal per notification.
+        case propertiesChanged
+    }
+
+    /// A running notification subscription. The frames stream ends when the subscription does:
+    /// link loss, the characteristic vanishing, bluetoothd stopping, or `stop()`.
+    public struct Notifications: Sendable {
+        public let frames: AsyncStream<[UInt8]>
+        public let transport: NotificationTransport
+        let stopper: @Sendable () -> Void
+
+        /// Ends the subscription (and tells bluetoothd, which stops notifying).
+        public func stop() { stopper() }
+    }
+
+    /// Subscribes to notifications: `AcquireNotify` when bluetoothd offers it (and
+    /// `preferAcquire`), else `StartNotify`. Must be called again after every reconnection:
+    /// bluetoothd forgets notify sessions when the link drops.
+    public func notifications(preferAcquire: Bool = true) async throws(BlueZError) -> Notifications {
+        let ended = await endOfLife()
+        if preferAcquire, await property("NotifyAcquired") != nil, let acquired = try? await acquire(ended: ended) {
+            return acquired
+        }
+        return try await startNotify(ended: ended)
+    }
+
+    /// A stream that yields once when this characteristic disappears or bluetoothd stops.
+    private func endOfLife() async -> AsyncStream<Void> {
+        let events = await client.events()
+        let path = path
+        return AsyncStream { continuation in
+            let task = Task {
+                for await event in events {
+                    switch event {
+                    case .daemonStopped:
+                        continuation.yield()
+                    case .interfacesRemoved(let removed, let names)
+                        where names.contains(BlueZName.gattCharacteristic) && path.isDescendant(of: removed):
+                        continuation.yield()
+                    default:
+                        continue
+                    }
+                    break
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    private func acquire(ended: AsyncStream<Void>) async throws(BlueZError) -> Notifications {
+        let reply = try await invoke("AcquireNotify", [.properties([:])], operation: "Acquire notifications of \(path.lastElement)")
+        guard reply.count == 2, let socket = reply[0].fileDescriptor, let mtu = reply[1].integer else {
+            throw BlueZError(DBusError(name: DBusError.Name.failed, message: "unexpected AcquireNotify reply"),
+                             operation: "Acquire notifications of \(path.lastElement)")
+        }
+        let (frames, reader) = NotificationSocketReader.start(socket: socket.duplicate(), maximumLength: max(mtu, 512))
+        let watcher = Task {
+            for await _ in ended { break }
+            reader.cancel()
+        }
+        return Notifications(frames: frames, transport: .acquired(mtu: mtu)) {
+            watcher.cancel()
+            reader.cancel()
+        }
+    }
+
+    private func startNotify(ended: AsyncStream<Void>) async throws(BlueZError) -> Notifications {
+        let operation = "Start notifications of \(path.lastElement)"
+        let signals: AsyncStream<DBusMessage>
+        do {
+            signals = try await client.connection.signals(matching: DBusMatchRule(
+                sender: BlueZName.service, interface: BlueZName.properties, member: "PropertiesChanged",
+                path: path, arg0: BlueZName.gattCharacteristic))
+        } catch {
+            throw BlueZError(error, operation: operation)
+        }
+        let (frames, continuation) = AsyncStream<[UInt8]>.makeStream()
+        let forwarder = Task {
+            for await signal in signals {
+                if signal.body.count >= 2, let value = signal.body[1].stringDictionary?["Value"]?.bytes {
+                    continuation.yield(value)
+                }
+            }
+            continuation.finish()
+        }
+        let watcher = Task {
+            for await _ in ended { break }
+            continuation.finish()
+        }
+        let characteristic = self
+        continuation.onTermination = { _ in
+            forwarder.cancel()
+            watcher.cancel()
+            Task { _ = try? await characteristic.invoke("StopNotify", operation: "Stop notifications") }
+        }
+        do {
+            _ = try await invoke("StartNotify", operation: operation)
+        } catch {
+            continuation.finish()
+            throw error
+        }
+        return Notifications(frames: frames, transport: .propertiesChanged) { continuation.finish() }
+    }
+}

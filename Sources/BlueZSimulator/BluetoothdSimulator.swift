@@ -1,0 +1,130 @@
+import BlueZ
+import GATTHeartRate
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A simulated `bluetoothd` (bluez 5.66) on a bus: adapters, LE heart-rate straps and the
+/// behaviour the gateway depends on, including its failures.
+///
+/// It exports `org.bluez` as the real daemon does (ObjectManager at `/`, `Adapter1`, `Device1`,
+/// `GattService1`/`GattCharacteristic1`, `Battery1`), follows the real connect sequence
+/// (`Connected` → GATT objects → `ServicesResolved`), ties notify sessions to the connection
+/// that started them, answers with the real error names, and lets tests inject faults: link
+/// drops, failing connects, daemon restarts (new object paths), adapter power loss, stalled
+/// straps, malformed frames and notification storms.
+public actor BluetoothdSimulator {
+    /// The bus address the simulator connects to.
+    public nonisolated let busAddress: String
+    var connection: DBusConnection?
+    var straps: [BluetoothAddress: StrapState] = [:]
+    var adapterPowered = true
+    /// Discovery sessions: client unique name → its discovery filter.
+    var discoverySessions: [String: DiscoveryFilter] = [:]
+    /// Filters set with `SetDiscoveryFilter`, per client, used by its next `StartDiscovery`.
+    var discoveryFilters: [String: DiscoveryFilter] = [:]
+    var discoveryTask: Task<Void, Never>?
+    var ownerWatcher: Task<Void, Never>?
+    /// Increments on every start, changing GATT handles like a different firmware would.
+    var generation = -1
+
+    static let adapterPath: DBusObjectPath = "/org/bluez/hci0"
+    static let adapterAddress = "00:1A:7D:DA:71:13"
+
+    /// A simulator for `straps` on the bus at `busAddress`; call `start()` to bring it up.
+    public init(busAddress: String, straps: [SimulatedStrap]) {
+        self.busAddress = busAddress
+        for strap in straps { self.straps[strap.address] = StrapState(strap: strap) }
+    }
+
+    // MARK: Lifecycle
+
+    /// Connects, takes the name `org.bluez` and exports the adapter (and the devices it already
+    /// knows: paired or trusted ones survive restarts, as bluetoothd stores them).
+    public func start() async throws {
+        guard connection == nil else { return }
+        let connection = try await DBusConnection.connect(.address(busAddress))
+        self.connection = connection
+        generation += 1
+        await connection.addObjectManager(at: .root)
+        await connection.export(BlueZName.root, [DBusExportedInterface(Self.agentManagerInterface)])
+        await connection.export(Self.adapterPath, [adapterInterface()])
+        for address in straps.keys.sorted() where straps[address]!.paired || straps[address]!.trusted {
+            await exportDevice(address)
+        }
+        try await watchClientsLeaving(connection)
+        try await connection.requestName(BlueZName.service)
+    }
+
+    /// Stops like a crashed or restarted bluetoothd: the name vanishes with every object, all
+    /// links drop, and notify and discovery sessions are forgotten.
+    public func stop() async {
+        guard let connection else { return }
+        ownerWatcher?.cancel()
+        discoveryTask?.cancel()
+        discoverySessions.removeAll()
+        for address in straps.keys { endLink(address) }
+        for address in straps.keys {
+            straps[address]?.hasObject = false
+            straps[address]?.gatt = nil
+        }
+        connection.close()
+        _ = await connection.isClosed
+        self.connection = nil
+    }
+
+    /// `stop()` then `start()`: clients see the name vanish and return, with new GATT paths.
+    public func restart() async throws {
+        await stop()
+        try await start()
+    }
+
+    /// Notify and discovery sessions belong to the client connection that started them: when it
+    /// leaves the bus, they end.
+    private func watchClientsLeaving(_ connection: DBusConnection) async throws {
+        let changes = try await connection.signals(matching: DBusMatchRule(
+            sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged"))
+        ownerWatcher = Task { [weak self] in
+            for await change in changes {
+                guard change.body.count == 3, let name = change.body[0].string, name.hasPrefix(":"),
+                      change.body[2].string == ""
+                else { continue }
+                await self?.clientLeft(name)
+            }
+        }
+    }
+
+    private func clientLeft(_ name: String) async {
+        discoverySessions.removeValue(forKey: name)
+        if discoverySessions.isEmpty { await discoveryStopped() }
+        for address in straps.keys where straps[address]!.notifySessions.contains(name) {
+            await endNotifySession(address, sender: name)
+        }
+    }
+
+    // MARK: Queries for tests
+
+    /// Notifications delivered for the strap so far (both transports).
+    public func notificationsSent(to address: BluetoothAddress) -> Int {
+        straps[address]?.notificationsSent ?? 0
+    }
+
+    /// The connections holding notify sessions on the strap's 0x2A37.
+    public func notifySessionOwners(_ address: BluetoothAddress) -> Set<String> {
+        var owners = straps[address]?.notifySessions ?? []
+        if let acquired = straps[address]?.acquired { owners.insert(acquired.owner) }
+        return owners
+    }
+
+    /// Whether the strap is connected.
+    public func isConnected(_ address: BluetoothAddress) -> Bool {
+        straps[address]?.connected ?? false
+    }
+
+    /// The straps this simulator knows.
+    public var strapAddresses: [BluetoothAddress] { straps.keys.sorted() }
+
+    static func devicePath(_ address: BluetoothAddress) -> DBusObjectPath {
+        adapterPath.appending("dev_" + address.description.split(separator: ":").joined(separator: "_"))
+    }
+}

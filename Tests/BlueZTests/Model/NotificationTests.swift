@@ -1,0 +1,117 @@
+import BlueZ
+import BlueZSimulator
+import GATTHeartRate
+import Testing
+
+@Suite("Heart Rate Measurement notifications against the simulated bluetoothd")
+struct NotificationTests {
+    static let scripted: [[UInt8]] = (0..<20).map { [0x16, UInt8(60 + $0), 0x00, 0x04] }
+
+    @Test("delivers scripted frames in order over each transport",
+          arguments: [true, false])
+    func framesInOrder(preferAcquire: Bool) async throws {
+        let fixture = try await SimulatorFixture.start()
+        let address = await fixture.simulator.strapAddresses[0]
+        let device = try await fixture.connect(address)
+        let measurement = try #require(await device.characteristic(BluetoothUUID.heartRateMeasurement.uuidString))
+        await fixture.simulator.stallNotifications(address, true)
+        let notifications = try await measurement.notifications(preferAcquire: preferAcquire)
+        #expect(notifications.transport == (preferAcquire ? .acquired(mtu: 23) : .propertiesChanged))
+        await fixture.simulator.queueFrames(Self.scripted, for: address)
+        await fixture.simulator.stallNotifications(address, false)
+        let frames = await collect(20, from: notifications.frames)
+        #expect(frames == Self.scripted)
+        notifications.stop()
+    }
+
+    @Test("falls back to StartNotify when bluetoothd does not offer AcquireNotify")
+    func fallbackWithoutAcquire() async throws {
+        var strap = SimulatedStrap.fleet(count: 1, notificationInterval: .milliseconds(50))[0]
+        strap.offersAcquireNotify = false
+        let fixture = try await SimulatorFixture.start(straps: [strap])
+        let device = try await fixture.connect(strap.address)
+        let measurement = try #require(await device.characteristic(BluetoothUUID.heartRateMeasurement.uuidString))
+        let notifications = try await measurement.notifications()
+        #expect(notifications.transport == .propertiesChanged)
+        let frames = await collect(3, from: notifications.frames)
+        #expect(frames.count == 3)
+        #expect(frames.allSatisfy { (try? HeartRateMeasurement.decode($0)) != nil })
+    }
+
+    @Test("ties a notify session to the connection that started it: it ends when that connection leaves")
+    func sessionEndsWithConnection() async throws {
+        let fixture = try await SimulatorFixture.start()
+        let address = await fixture.simulator.strapAddresses[0]
+        _ = try await fixture.connect(address)
+        let other = try await BlueZClient.connect(.address(fixture.bus.address))
+        guard await other.wait(timeout: .seconds(30), until: { $0.device(address: address.description) != nil }),
+              let device = await other.device(address: address.description),
+              let measurement = await device.characteristic(BluetoothUUID.heartRateMeasurement.uuidString)
+        else { throw FixtureError(description: "the second client does not see the strap") }
+        _ = try await measurement.notifications(preferAcquire: false)
+        #expect(await fixture.simulator.notifySessionOwners(address) == [other.connection.uniqueName])
+        await other.close()
+        #expect(await eventually { await fixture.simulator.notifySessionOwners(address).isEmpty })
+    }
+
+    @Test("ends the stream on link loss; after reconnecting, notifications must be started again and flow")
+    func reconnect() async throws {
+        let fixture = try await SimulatorFixture.start()
+        let address = await fixture.simulator.strapAddresses[0]
+        let device = try await fixture.connect(address)
+        for round in 0..<3 {
+            let measurement = try #require(await device.characteristic(BluetoothUUID.heartRateMeasurement.uuidString))
+            let notifications = try await measurement.notifications(preferAcquire: round % 2 == 0)
+            #expect(await collect(2, from: notifications.frames).count == 2, "round \(round)")
+            await fixture.simulator.dropLink(address)
+            for await _ in notifications.frames {}
+            #expect(await !fixture.simulator.isConnected(address))
+            try await device.connect()
+            #expect(await device.waitForServicesResolved(timeout: .seconds(30)))
+        }
+    }
+
+    @Test("sees a bluetoothd restart: objects vanish, return with new GATT paths, and are found again by UUID")
+    func daemonRestart() async throws {
+        let fixture = try await SimulatorFixture.start()
+        let address = await fixture.simulator.strapAddresses[0]
+        let device = try await fixture.connect(address)
+        try await device.pair()
+        let before = try #require(await device.characteristic(BluetoothUUID.heartRateMeasurement.uuidString))
+        let notifications = try await before.notifications()
+        let events = await fixture.client.events()
+        try await fixture.simulator.restart()
+        var sawStop = false
+        for await event in events {
+            if event == .daemonStopped { sawStop = true }
+            if event == .daemonStarted { break }
+        }
+        #expect(sawStop)
+        for await _ in notifications.frames {}
+        let starts = await fixture.client.daemonStarts
+        #expect(starts == 2)
+        let again = try #require(await fixture.client.device(address: address.description), "a paired device survives the restart")
+        try await again.connect()
+        #expect(await again.waitForServicesResolved(timeout: .seconds(30)))
+        let after = try #require(await again.characteristic(BluetoothUUID.heartRateMeasurement.uuidString))
+        #expect(after.path != before.path)
+        #expect(await collect(2, from: try await after.notifications().frames).count == 2)
+    }
+
+    @Test("passes malformed frames through unchanged (decoding is the caller's job) and survives a storm")
+    func malformedAndStorm() async throws {
+        let fixture = try await SimulatorFixture.start()
+        let address = await fixture.simulator.strapAddresses[0]
+        let device = try await fixture.connect(address)
+        let measurement = try #require(await device.characteristic(BluetoothUUID.heartRateMeasurement.uuidString))
+        await fixture.simulator.stallNotifications(address, true)
+        let notifications = try await measurement.notifications()
+        await fixture.simulator.queueFrames([[0x10], [0x11, 0x50]], for: address)
+        await fixture.simulator.stallNotifications(address, false)
+        let malformed = await collect(2, from: notifications.frames)
+        #expect(malformed == [[0x10], [0x11, 0x50]])
+        await fixture.simulator.notificationStorm(address, count: 500)
+        let storm = await collect(500, from: notifications.frames)
+        #expect(storm.count == 500)
+    }
+}
