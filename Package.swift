@@ -24,6 +24,8 @@ let package = Package(
             name: "EdgeGateway",
             dependencies: [
                 "GATTHeartRate",
+                "BlueZ",
+                "BlueZSimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -40,7 +42,7 @@ let package = Package(
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "BlueZSimulator", "GatewayTestSupport"]),
         .testTarget(
             name: "EdgeGatewayTests",
-            dependencies: ["EdgeGateway", "GATTHeartRate", "GatewayTestSupport"]
+            dependencies: ["EdgeGateway", "GATTHeartRate", "BlueZSimulator", "GatewayTestSupport"]
         ),
     ]
 )

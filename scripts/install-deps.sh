@@ -10,6 +10,7 @@ packages=(
   libsqlite3-dev     # offline queue
   libcurl4-openssl-dev
   dbus-daemon        # private buses for the process-level tests
+  python3-dbus python3-gi libglib2.0-bin systemd   # other D-Bus clients (python-dbus, gdbus, busctl) in compatibility tests
   ca-certificates
   "$@"
 )

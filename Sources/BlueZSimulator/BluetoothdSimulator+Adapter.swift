@@ -127,6 +127,7 @@ extension BluetoothdSimulator {
         if straps[address]!.connected { await disconnect(address) }
         straps[address]?.paired = false
         straps[address]?.trusted = false
+        straps[address]?.remembered = false
         straps[address]?.hasObject = false
         await connection?.unexport(path)
     }

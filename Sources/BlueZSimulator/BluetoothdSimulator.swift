@@ -32,9 +32,15 @@ public actor BluetoothdSimulator {
     static let adapterAddress = "00:1A:7D:DA:71:13"
 
     /// A simulator for `straps` on the bus at `busAddress`; call `start()` to bring it up.
-    public init(busAddress: String, straps: [SimulatedStrap]) {
+    /// With `devicesKnownAtStart`, the straps have device objects from the start, as devices
+    /// bluetoothd has bonded with or cached do; otherwise they appear through discovery.
+    public init(busAddress: String, straps: [SimulatedStrap], devicesKnownAtStart: Bool = false) {
         self.busAddress = busAddress
-        for strap in straps { self.straps[strap.address] = StrapState(strap: strap) }
+        for strap in straps {
+            var state = StrapState(strap: strap)
+            state.remembered = devicesKnownAtStart
+            self.straps[strap.address] = state
+        }
     }
 
     // MARK: Lifecycle
@@ -49,7 +55,7 @@ public actor BluetoothdSimulator {
         await connection.addObjectManager(at: .root)
         await connection.export(BlueZName.root, [DBusExportedInterface(Self.agentManagerInterface)])
         await connection.export(Self.adapterPath, [adapterInterface()])
-        for address in straps.keys.sorted() where straps[address]!.paired || straps[address]!.trusted {
+        for address in straps.keys.sorted() where straps[address]!.isStored {
             await exportDevice(address)
         }
         try await watchClientsLeaving(connection)

@@ -12,6 +12,8 @@ struct StrapState {
     var connecting = false
     var paired = false
     var trusted = false
+    /// Whether bluetoothd has the device in its cache from an earlier session.
+    var remembered = false
     /// An error the next `Connect()` fails with (fault injection).
     var failNextConnect: DBusError?
     /// Whether notifications are held back (a strap that connects but never notifies).
@@ -29,6 +31,9 @@ struct StrapState {
     var notificationsSent = 0
     /// GATT object paths while connected.
     var gatt: GattLayout?
+
+    /// Whether bluetoothd keeps the device across restarts (bonded, trusted or cached).
+    var isStored: Bool { paired || trusted || remembered }
 }
 
 /// Where a strap's GATT objects live. Handles depend on the daemon generation, so paths change

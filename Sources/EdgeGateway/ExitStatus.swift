@@ -7,4 +7,6 @@ enum ExitStatus {
     static let usage = ExitCode(64)
     /// The input data was malformed (for example a truncated frame).
     static let dataError = ExitCode(65)
+    /// A service the command needs is unavailable (BlueZ, the adapter, dbus-daemon).
+    static let unavailable = ExitCode(69)
 }

@@ -28,11 +28,12 @@ public enum GatewayProcess {
         URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
     }
 
-    /// Runs `product` with `arguments`, feeding `standardInput`, and waits up to `timeout`.
+    /// Runs `product` (or the program at `executable`) with `arguments`, feeding
+    /// `standardInput`, with `environment` added to this process's, and waits up to `timeout`.
     /// Output goes to files rather than pipes, so a chatty child can never block on a full pipe.
     public static func run(
-        _ arguments: [String], product: String = "edge-gateway",
-        standardInput: String? = nil, timeout: Duration = .seconds(120)
+        _ arguments: [String], product: String = "edge-gateway", executable: String? = nil,
+        environment: [String: String] = [:], standardInput: String? = nil, timeout: Duration = .seconds(120)
     ) async throws -> Result {
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("gateway-process-\(UUID().uuidString)")
@@ -46,8 +47,9 @@ public enum GatewayProcess {
         FileManager.default.createFile(atPath: inURL.path, contents: Data((standardInput ?? "").utf8))
 
         let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent(product)
+        process.executableURL = executable.map(URL.init(fileURLWithPath:)) ?? productsDirectory.appendingPathComponent(product)
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         process.standardOutput = try FileHandle(forWritingTo: outURL)
         process.standardError = try FileHandle(forWritingTo: errURL)
         process.standardInput = try FileHandle(forReadingFrom: inURL)

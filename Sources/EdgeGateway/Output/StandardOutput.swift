@@ -7,11 +7,16 @@ import Glibc
 enum StandardOutput {
     /// Writes `line` and a newline; a closed pipe ends the writes quietly.
     static func writeLine(_ line: String) {
+        writeLine(line, to: 1)
+    }
+
+    /// Writes `line` and a newline to `descriptor`.
+    static func writeLine(_ line: String, to descriptor: Int32) {
         var bytes = Array(line.utf8)
         bytes.append(UInt8(ascii: "\n"))
         var written = 0
         while written < bytes.count {
-            let result = bytes[written...].withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+            let result = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
             if result > 0 {
                 written += result
             } else if result < 0 && errno == EINTR {
@@ -20,5 +25,13 @@ enum StandardOutput {
                 return
             }
         }
+    }
+}
+
+/// Messages for the operator, on file descriptor 2.
+enum StandardError {
+    /// Writes `line` and a newline to standard error.
+    static func writeLine(_ line: String) {
+        StandardOutput.writeLine(line, to: 2)
     }
 }
