@@ -29,7 +29,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "EdgeGatewayBench", dependencies: ["GATTHeartRate"]),
+        .executableTarget(name: "EdgeGatewayBench", dependencies: ["GATTHeartRate", "BlueZ", "BlueZSimulator"]),
         .target(name: "GatewayTestSupport", dependencies: ["GATTHeartRate"], path: "Tests/GatewayTestSupport"),
         .testTarget(
             name: "GATTHeartRateTests",

@@ -203,6 +203,23 @@ extension BluetoothdSimulator {
         }
     }
 
+    private enum SendResult { case sent, full, closed }
+
+    /// Sends one packet; when the client is slow to read, waits up to 100 ms for room, then
+    /// drops the frame, as bluetoothd does when the socket stays full.
+    private static func send(_ frame: [UInt8], to socket: Int32) -> SendResult {
+        for attempt in 0..<2 {
+            let sent = frame.withUnsafeBytes {
+                Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+            }
+            if sent == frame.count { return .sent }
+            guard sent < 0, errno == EAGAIN || errno == EWOULDBLOCK, attempt == 0 else { return sent < 0 ? .closed : .full }
+            var descriptor = pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&descriptor, 1, 100)
+        }
+        return .full
+    }
+
     func closeSocket(_ socket: Int32) {
         close(socket)
     }
@@ -242,11 +259,10 @@ extension BluetoothdSimulator {
         guard let state = straps[address], state.connected, let gatt = state.gatt else { return }
         var delivered = false
         if let acquired = state.acquired {
-            let sent = frame.withUnsafeBytes { send(acquired.socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
-            if sent == frame.count {
-                delivered = true
-            } else if sent < 0 && errno != EAGAIN {
-                await releaseAcquired(address)
+            switch Self.send(frame, to: acquired.socket) {
+            case .sent: delivered = true
+            case .full: straps[address]?.notificationsDropped += 1
+            case .closed: await releaseAcquired(address)
             }
         }
         if !state.notifySessions.isEmpty {

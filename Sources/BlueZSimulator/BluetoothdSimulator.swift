@@ -115,6 +115,11 @@ public actor BluetoothdSimulator {
         straps[address]?.notificationsSent ?? 0
     }
 
+    /// Notifications dropped because an `AcquireNotify` client did not read them in time.
+    public func notificationsDropped(for address: BluetoothAddress) -> Int {
+        straps[address]?.notificationsDropped ?? 0
+    }
+
     /// The connections holding notify sessions on the strap's 0x2A37.
     public func notifySessionOwners(_ address: BluetoothAddress) -> Set<String> {
         var owners = straps[address]?.notifySessions ?? []

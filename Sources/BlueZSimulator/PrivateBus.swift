@@ -15,6 +15,8 @@ public final class PrivateBus: @unchecked Sendable {
 
     /// The bus address (`unix:path=/tmp/…/bus,guid=…`).
     public let address: String
+    /// The daemon's process id (for measuring its CPU time).
+    public var daemonPID: Int32 { daemon.pid }
     private let daemon: ChildProcess
     private let directory: String
 

@@ -29,6 +29,8 @@ struct StrapState {
     var emitter: Task<Void, Never>?
     /// Notifications delivered (through either transport) since the simulator started.
     var notificationsSent = 0
+    /// Notifications dropped because the `AcquireNotify` client did not read them in time.
+    var notificationsDropped = 0
     /// GATT object paths while connected.
     var gatt: GattLayout?
 

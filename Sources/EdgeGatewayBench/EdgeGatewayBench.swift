@@ -6,11 +6,12 @@ import Glibc
 /// With no names, runs them all. Run with `swift run -c release edge-gateway-bench`.
 @main
 enum EdgeGatewayBench {
-    static let benchmarks: [(name: String, run: @Sendable () -> Void)] = [
+    static let benchmarks: [(name: String, run: @Sendable () async -> Void)] = [
         ("decode", DecodeBenchmark.run),
+        ("notify", NotifyBenchmark.run),
     ]
 
-    static func main() {
+    static func main() async {
         let requested = Array(CommandLine.arguments.dropFirst())
         let unknown = requested.filter { name in !benchmarks.contains { $0.name == name } }
         guard unknown.isEmpty else {
@@ -18,7 +19,7 @@ enum EdgeGatewayBench {
             exit(64)
         }
         for benchmark in benchmarks where requested.isEmpty || requested.contains(benchmark.name) {
-            benchmark.run()
+            await benchmark.run()
         }
     }
 
@@ -27,5 +28,30 @@ enum EdgeGatewayBench {
         var usage = rusage()
         getrusage(RUSAGE_SELF.rawValue, &usage)
         return Double(usage.ru_maxrss) / 1024
+    }
+
+    /// User + system CPU time of this process so far, in seconds.
+    static var cpuSeconds: Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
+    /// User + system CPU time of another process so far, in seconds (from /proc/PID/stat).
+    static func cpuSeconds(ofProcess pid: Int32) -> Double {
+        guard let file = fopen("/proc/\(pid)/stat", "r") else { return 0 }
+        defer { fclose(file) }
+        var buffer = [CChar](repeating: 0, count: 1024)
+        guard fgets(&buffer, Int32(buffer.count), file) != nil else { return 0 }
+        let text = String(cString: buffer)
+        let fields = text[text.index(after: text.lastIndex(of: ")")!)...].split(separator: " ")
+        let ticks = (Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)
+        return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+
+    /// Seconds in a `Duration`.
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
