@@ -36,7 +36,15 @@ struct ConnectionTests {
         let fixture = try await SimulatorFixture.start()
         let device = try await fixture.connect(await fixture.simulator.strapAddresses[0])
         let location = try #require(await device.characteristic(BluetoothUUID.bodySensorLocation.uuidString))
+        let events = await fixture.client.events()
         #expect(try BodySensorLocation.decode(try await location.read()).value == .chest)
+        for await event in events {
+            // bluetoothd reports a read as a Value change too: why 0x2A37 is never read.
+            if case .propertiesChanged(location.path, interface: BlueZName.gattCharacteristic, let changed) = event {
+                #expect(changed["Value"]?.bytes == [BodySensorLocation.chest.rawValue])
+                break
+            }
+        }
         let battery = try #require(await device.characteristic(BluetoothUUID.batteryLevel.uuidString))
         #expect(try BatteryLevel.decode(try await battery.read()).value.percent == 95)
         let model = try #require(await device.characteristic(BluetoothUUID.modelNumber.uuidString))
@@ -74,6 +82,20 @@ struct ConnectionTests {
         #expect(error?.description == "Connect device F0:1D:2E:3C:00:01 failed: le-connection-abort-by-local (org.bluez.Error.Failed)")
         try await device.connect()
         #expect(await device.waitForServicesResolved(timeout: .seconds(30)))
+    }
+
+    @Test("disconnects on request: Connected and ServicesResolved fall, GATT objects go, a second Disconnect is NotConnected")
+    func disconnect() async throws {
+        let fixture = try await SimulatorFixture.start()
+        let device = try await fixture.connect(await fixture.simulator.strapAddresses[0])
+        try await device.disconnect()
+        #expect(await fixture.client.wait(timeout: .seconds(30)) { client in
+            client.property("Connected", of: BlueZName.device, at: device.path)?.bool == false
+                && client.paths(with: BlueZName.gattCharacteristic, under: device.path).isEmpty
+        })
+        #expect(await device.info?.areServicesResolved == false)
+        let again = await #expect(throws: BlueZError.self) { try await device.disconnect() }
+        #expect(again?.code == "NotConnected")
     }
 
     @Test("refuses to connect while the adapter is off (NotReady) and to a strap out of range (aborted)")
