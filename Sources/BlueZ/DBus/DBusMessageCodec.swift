@@ -228,18 +228,11 @@ enum DBusMessageCodec {
             }
             return .dictionary(keyType: keyType, valueType: valueType, entries)
         default:
-            var sub = DBusMessageIter()
-            dbus_message_iter_recurse(&iterator, &sub)
-            var elements: [DBusValue] = []
-            while dbus_message_iter_get_arg_type(&sub) != DBusTypeCode.invalid {
-                elements.append(readValue(&sub))
-                dbus_message_iter_next(&sub)
-            }
-            return .array(elementType: elementType, elements)
+            return .array(elementType: elementType, readElements(&iterator))
         }
     }
 
-    /// The values inside a struct or dict entry.
+    /// The values inside a container (array, struct or dict entry).
     private static func readElements(_ iterator: inout DBusMessageIter) -> [DBusValue] {
         var sub = DBusMessageIter()
         dbus_message_iter_recurse(&iterator, &sub)

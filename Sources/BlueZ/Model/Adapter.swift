@@ -4,8 +4,6 @@ public struct Adapter: BlueZObject {
     public let client: BlueZClient
     public let path: DBusObjectPath
 
-    public static func == (lhs: Adapter, rhs: Adapter) -> Bool { lhs.path == rhs.path }
-    public func hash(into hasher: inout Hasher) { hasher.combine(path) }
 
     /// The adapter's name (`hci0`).
     public var name: String { path.lastElement }

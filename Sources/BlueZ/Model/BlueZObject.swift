@@ -10,6 +10,10 @@ public protocol BlueZObject: Sendable, Hashable {
 }
 
 extension BlueZObject {
+    /// Objects are the same when they are at the same path.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.path == rhs.path }
+    public func hash(into hasher: inout Hasher) { hasher.combine(path) }
+
     /// Calls `member` on this object, with `operation` naming it in errors.
     func invoke(
         _ member: String, _ arguments: [DBusValue] = [], operation: String, timeout: Duration = DBusConnection.defaultTimeout

@@ -4,8 +4,6 @@ public struct Device: BlueZObject {
     public let client: BlueZClient
     public let path: DBusObjectPath
 
-    public static func == (lhs: Device, rhs: Device) -> Bool { lhs.path == rhs.path }
-    public func hash(into hasher: inout Hasher) { hasher.combine(path) }
 
     /// A snapshot of what bluetoothd reports about the device.
     public struct Info: Sendable, Equatable {

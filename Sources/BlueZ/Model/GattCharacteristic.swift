@@ -4,8 +4,6 @@ public struct GattCharacteristic: BlueZObject {
     public let client: BlueZClient
     public let path: DBusObjectPath
 
-    public static func == (lhs: GattCharacteristic, rhs: GattCharacteristic) -> Bool { lhs.path == rhs.path }
-    public func hash(into hasher: inout Hasher) { hasher.combine(path) }
 
     /// The characteristic's UUID in BlueZ's lower-case 128-bit form.
     public var uuid: String? {
