@@ -19,6 +19,7 @@ let package = Package(
         .target(name: "GATTHeartRate"),
         .systemLibrary(name: "CBlueZ", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .target(name: "BlueZ", dependencies: ["CBlueZ"]),
+        .systemLibrary(name: "CSystemClock"),
         .target(name: "BlueZSimulator", dependencies: ["BlueZ", "GATTHeartRate"]),
         .executableTarget(
             name: "EdgeGateway",
@@ -26,6 +27,7 @@ let package = Package(
                 "GATTHeartRate",
                 "BlueZ",
                 "BlueZSimulator",
+                "CSystemClock",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -42,7 +44,7 @@ let package = Package(
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "BlueZSimulator", "GatewayTestSupport"]),
         .testTarget(
             name: "EdgeGatewayTests",
-            dependencies: ["EdgeGateway", "GATTHeartRate", "BlueZSimulator", "GatewayTestSupport"]
+            dependencies: ["EdgeGateway", "GATTHeartRate", "BlueZ", "BlueZSimulator", "GatewayTestSupport"]
         ),
     ]
 )

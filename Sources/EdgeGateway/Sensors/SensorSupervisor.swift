@@ -1,0 +1,230 @@
+import BlueZ
+import Foundation
+import GATTHeartRate
+
+/// Keeps one bound strap connected and its notifications flowing, for weeks, without a human.
+///
+/// One cycle: wait for bluetoothd, the adapter and its power → find the device (discovering
+/// only if bluetoothd does not know it) → connect (within the adapter's connection slots) →
+/// wait for services → read device details → find 0x2A37 by UUID → start notifications →
+/// turn every frame into a `HeartRateSample`. When the cycle ends (link loss, bluetoothd
+/// restart, adapter power loss, a strap that stops notifying) the next one starts at once; when
+/// it fails, it starts again after a jittered, capped backoff. Nothing is given up for good.
+actor SensorSupervisor {
+    let address: BluetoothAddress
+    private let patientID: String?
+    private let client: BlueZClient
+    private let adapterName: String
+    private let policy: ReconnectPolicy
+    private let slots: ConnectionSlots
+    private let discovery: DiscoverySessions
+    private let clock: CaptureClock
+    private let onSample: @Sendable (HeartRateSample) async -> Void
+    private let onEvent: @Sendable (SensorEvent) -> Void
+    private var random = SystemRandomNumberGenerator()
+
+    /// Where the supervisor is now.
+    private(set) var state: SensorState = .waiting("starting") {
+        didSet { if state != oldValue { onEvent(.stateChanged(address, state)) } }
+    }
+    /// Frames received and turned into samples.
+    private(set) var samples = 0
+    /// Frames that did not decode.
+    private(set) var malformedFrames = 0
+    /// Subscriptions that ended and were rebuilt.
+    private(set) var reconnects = 0
+    /// What the strap said about itself on the last connection.
+    private(set) var details = DeviceDetails()
+    /// The last decoded measurement and when it arrived.
+    private(set) var lastMeasurement: (measurement: HeartRateMeasurement, at: ContinuousClock.Instant)?
+    private var lastFrameAt = ContinuousClock.now
+
+    init(
+        address: BluetoothAddress, patientID: String?, client: BlueZClient, adapter: String,
+        policy: ReconnectPolicy, slots: ConnectionSlots, discovery: DiscoverySessions, clock: CaptureClock,
+        onSample: @escaping @Sendable (HeartRateSample) async -> Void,
+        onEvent: @escaping @Sendable (SensorEvent) -> Void = { _ in }
+    ) {
+        self.address = address
+        self.patientID = patientID
+        self.client = client
+        adapterName = adapter
+        self.policy = policy
+        self.slots = slots
+        self.discovery = discovery
+        self.clock = clock
+        self.onSample = onSample
+        self.onEvent = onEvent
+    }
+
+    /// Runs cycles until the task is cancelled.
+    func run() async {
+        var attempt = 0
+        while !Task.isCancelled {
+            do {
+                let adapter = try await readyAdapter()
+                let device = try await findDevice(on: adapter)
+                try await connect(device, on: adapter)
+                details = await readDetails(device)
+                onEvent(.deviceInfo(address, details))
+                try await receive(from: device)
+                attempt = 0
+                reconnects += 1
+            } catch is CancellationError {
+                return
+            } catch {
+                let failure = error as? SupervisorFailure ?? SupervisorFailure(String(describing: error), transient: true)
+                let delay = policy.delay(attempt: attempt, using: &random)
+                attempt += 1
+                state = .backingOff(failure.description)
+                onEvent(.retrying(address, reason: failure.description, transient: failure.isTransient, after: delay))
+                try? await Task.sleep(for: delay)
+            }
+        }
+    }
+
+    // MARK: Steps
+
+    /// The adapter once bluetoothd runs and the adapter is present and powered.
+    private func readyAdapter() async throws -> Adapter {
+        let name = adapterName
+        while true {
+            try Task.checkCancellation()
+            guard await client.isDaemonRunning else {
+                state = .waiting("bluetoothd is not running")
+                _ = await client.wait(timeout: .seconds(30)) { $0.isDaemonRunning }
+                continue
+            }
+            guard let adapter = await client.adapter(named: name) else {
+                state = .waiting("adapter \(name) is not present")
+                _ = await client.wait(timeout: .seconds(30)) { $0.adapter(named: name) != nil }
+                continue
+            }
+            if await adapter.isPowered { return adapter }
+            if policy.powerOnAdapter {
+                state = .waiting("adapter \(name) is off; powering it on")
+                do {
+                    try await adapter.setPowered(true)
+                } catch {
+                    throw SupervisorFailure(error)
+                }
+            } else {
+                state = .waiting("adapter \(name) is powered off")
+            }
+            let path = adapter.path
+            _ = await client.wait(timeout: .seconds(30)) { $0.property("Powered", of: BlueZName.adapter, at: path)?.bool == true }
+        }
+    }
+
+    /// The strap's device object, discovering it if bluetoothd does not know it.
+    private func findDevice(on adapter: Adapter) async throws -> Device {
+        let text = address.description
+        if let device = await client.device(address: text, on: adapter) { return device }
+        state = .discovering
+        let client = client
+        let timeout = policy.discoveryTimeout
+        do {
+            return try await discovery.whileDiscovering(on: adapter) {
+                guard await client.wait(timeout: timeout, until: { $0.device(address: text, on: adapter) != nil }),
+                      let device = await client.device(address: text, on: adapter)
+                else {
+                    throw SupervisorFailure("\(text) was not found by discovery: is the strap worn, charged and in range?", transient: true)
+                }
+                return device
+            }
+        } catch let error as BlueZError {
+            throw SupervisorFailure(error)
+        }
+    }
+
+    private func connect(_ device: Device, on adapter: Adapter) async throws {
+        state = .connecting
+        do {
+            try await slots.withSlot(on: adapter.name) { try await device.connect() }
+        } catch let error as BlueZError {
+            throw SupervisorFailure(error)
+        }
+        state = .resolvingServices
+        guard await device.waitForServicesResolved(timeout: policy.servicesTimeout) else {
+            try? await device.disconnect()
+            throw SupervisorFailure("\(address) connected but its services were not resolved in time", transient: true)
+        }
+    }
+
+    /// Body location, battery, manufacturer and model, read once per connection; a strap
+    /// that lacks one simply does not report it.
+    private func readDetails(_ device: Device) async -> DeviceDetails {
+        let info = await device.info
+        var details = DeviceDetails(name: info?.alias ?? info?.name, batteryPercent: info?.batteryPercentage)
+        if let location = await device.characteristic(BluetoothUUID.bodySensorLocation.uuidString),
+           let bytes = try? await location.read() {
+            details.bodySensorLocation = try? BodySensorLocation.decode(bytes).value
+        }
+        if details.batteryPercent == nil, let battery = await device.characteristic(BluetoothUUID.batteryLevel.uuidString),
+           let bytes = try? await battery.read(), let level = try? BatteryLevel.decode(bytes).value {
+            details.batteryPercent = Int(level.percent)
+        }
+        if let characteristic = await device.characteristic(BluetoothUUID.manufacturerName.uuidString),
+           let bytes = try? await characteristic.read() {
+            details.manufacturer = String(decoding: bytes, as: UTF8.self)
+        }
+        if let characteristic = await device.characteristic(BluetoothUUID.modelNumber.uuidString),
+           let bytes = try? await characteristic.read() {
+            details.model = String(decoding: bytes, as: UTF8.self)
+        }
+        return details
+    }
+
+    /// Subscribes to 0x2A37 and turns frames into samples until the subscription ends.
+    /// A strap silent for longer than the stall timeout is disconnected, to force a fresh link.
+    private func receive(from device: Device) async throws {
+        guard let measurement = await device.characteristic(BluetoothUUID.heartRateMeasurement.uuidString) else {
+            try? await device.disconnect()
+            throw SupervisorFailure("\(address) has no Heart Rate Measurement characteristic (0x2A37): is it a heart-rate strap?", transient: false)
+        }
+        let notifications: GattCharacteristic.Notifications
+        do {
+            notifications = try await measurement.notifications()
+        } catch {
+            throw SupervisorFailure(error)
+        }
+        state = .subscribed
+        lastFrameAt = .now
+        let watchdog = Task { [weak self, policy] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: policy.stallTimeout / 4)
+                guard let self, await self.hasStalled(policy.stallTimeout) else { continue }
+                notifications.stop()
+                return true
+            }
+            return false
+        }
+        for await frame in notifications.frames {
+            await handle(frame)
+        }
+        watchdog.cancel()
+        if await watchdog.value {
+            onEvent(.stalled(address))
+            try? await device.disconnect()
+        }
+    }
+
+    private func hasStalled(_ timeout: Duration) -> Bool {
+        lastFrameAt.duration(to: .now) > timeout
+    }
+
+    private func handle(_ frame: [UInt8]) async {
+        let captured = clock.now()
+        lastFrameAt = .now
+        do {
+            let decoded = try HeartRateMeasurement.decode(frame)
+            samples += 1
+            lastMeasurement = (decoded.value, .now)
+            await onSample(HeartRateSample(
+                id: UUID(), sensor: address, patientID: patientID, measurement: decoded.value, captured: captured))
+        } catch {
+            malformedFrames += 1
+            onEvent(.malformedFrame(address, bytes: frame, error: error, count: malformedFrames))
+        }
+    }
+}

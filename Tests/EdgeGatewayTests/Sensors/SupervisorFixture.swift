@@ -1,0 +1,67 @@
+import BlueZ
+import BlueZSimulator
+@testable import EdgeGateway
+import GATTHeartRate
+
+/// Collects what supervisors produce.
+actor SampleCollector {
+    private(set) var samples: [HeartRateSample] = []
+    private(set) var events: [SensorEvent] = []
+
+    func add(_ sample: HeartRateSample) { samples.append(sample) }
+    func add(_ event: SensorEvent) { events.append(event) }
+
+    func count(for address: BluetoothAddress) -> Int {
+        samples.lazy.filter { $0.sensor == address }.count
+    }
+}
+
+/// A simulated bluetoothd with straps, a BlueZ client, and supervisors with fast timings.
+struct SupervisorFixture: Sendable {
+    let bus: PrivateBus
+    let simulator: BluetoothdSimulator
+    let client: BlueZClient
+    let collector = SampleCollector()
+    let slots: ConnectionSlots
+    let discovery = DiscoverySessions()
+
+    static let fastPolicy = ReconnectPolicy(
+        initialDelay: .milliseconds(50), maximumDelay: .milliseconds(500), stallTimeout: .seconds(1),
+        servicesTimeout: .seconds(20), discoveryTimeout: .seconds(20))
+
+    static func start(straps: Int = 1, knownAtStart: Bool = false, parallelConnects: Int = 3) async throws -> SupervisorFixture {
+        let bus = try PrivateBus()
+        let simulator = BluetoothdSimulator(
+            busAddress: bus.address, straps: SimulatedStrap.fleet(count: straps, notificationInterval: .milliseconds(50)),
+            devicesKnownAtStart: knownAtStart)
+        try await simulator.start()
+        let client = try await BlueZClient.connect(.address(bus.address))
+        return SupervisorFixture(bus: bus, simulator: simulator, client: client, slots: ConnectionSlots(limit: parallelConnects))
+    }
+
+    func supervisor(for address: BluetoothAddress, policy: ReconnectPolicy = fastPolicy) -> SensorSupervisor {
+        let collector = collector
+        return SensorSupervisor(
+            address: address, patientID: "40006", client: client, adapter: "hci0", policy: policy, slots: slots,
+            discovery: discovery, clock: CaptureClock(),
+            onSample: { await collector.add($0) },
+            onEvent: { event in Task { await collector.add(event) } })
+    }
+
+    /// Waits until `address` has produced `count` more samples than it had.
+    func samplesArrive(for address: BluetoothAddress, count: Int = 3) async -> Bool {
+        let start = await collector.count(for: address)
+        return await eventually { await collector.count(for: address) >= start + count }
+    }
+}
+
+/// Waits for `condition` with a generous deadline (never a fixed sleep).
+func eventually(within deadline: Duration = .seconds(60), _ condition: @Sendable () async -> Bool) async -> Bool {
+    let clock = ContinuousClock()
+    let end = clock.now.advanced(by: deadline)
+    while clock.now < end {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return await condition()
+}
