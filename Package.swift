@@ -19,7 +19,7 @@ let package = Package(
         .target(name: "GATTHeartRate"),
         .systemLibrary(name: "CBlueZ", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .target(name: "BlueZ", dependencies: ["CBlueZ"]),
-        .systemLibrary(name: "CSystemClock"),
+        .systemLibrary(name: "CLinux"),
         .target(name: "BlueZSimulator", dependencies: ["BlueZ", "GATTHeartRate"]),
         .executableTarget(
             name: "EdgeGateway",
@@ -27,11 +27,11 @@ let package = Package(
                 "GATTHeartRate",
                 "BlueZ",
                 "BlueZSimulator",
-                "CSystemClock",
+                "CLinux",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "EdgeGatewayBench", dependencies: ["GATTHeartRate", "BlueZ", "BlueZSimulator"]),
+        .executableTarget(name: "EdgeGatewayBench", dependencies: ["GATTHeartRate", "BlueZ", "BlueZSimulator", "CLinux"]),
         .target(name: "GatewayTestSupport", dependencies: ["GATTHeartRate"], path: "Tests/GatewayTestSupport"),
         .testTarget(
             name: "GATTHeartRateTests",

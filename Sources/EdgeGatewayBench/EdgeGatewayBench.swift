@@ -9,6 +9,7 @@ enum EdgeGatewayBench {
     static let benchmarks: [(name: String, run: @Sendable () async -> Void)] = [
         ("decode", DecodeBenchmark.run),
         ("notify", NotifyBenchmark.run),
+        ("dbus", DBusCallBenchmark.run),
     ]
 
     static func main() async {

@@ -25,6 +25,7 @@ final class ConnectionState: @unchecked Sendable {
         loop.closing = { [self] _ in
             for subscriber in subscribers.values { subscriber.continuation.finish() }
             subscribers.removeAll()
+            objects.removeAll()
         }
     }
 

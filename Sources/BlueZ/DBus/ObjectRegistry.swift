@@ -13,6 +13,13 @@ final class ObjectRegistry {
 
     // MARK: Changes
 
+    /// Forgets every exported object and its handlers: on close, so that handlers capturing the
+    /// connection (or anything that owns it) cannot keep it alive.
+    func removeAll() {
+        objects.removeAll()
+        managers.removeAll()
+    }
+
     func addManager(at root: DBusObjectPath) {
         managers.insert(root)
     }

@@ -1,4 +1,4 @@
-import CSystemClock
+import CLinux
 import Foundation
 import GATTHeartRate
 #if canImport(Glibc)

@@ -62,8 +62,9 @@ struct DBusCallTests {
         let server = fixture.server
         await server.export("/test", [DBusExportedInterface(DBusInterfaceDescription(
             name: "org.example.Pairing",
-            methods: [DBusMethodDescription("Pair", outputs: [DBusArgument("confirmed", "b")]) { call in
-                try await server.call(destination: call.sender, path: "/agent", interface: "org.example.Agent", member: "Confirm")
+            methods: [DBusMethodDescription("Pair", outputs: [DBusArgument("confirmed", "b")]) { [weak server] call in
+                guard let server else { throw DBusError(name: DBusError.Name.failed, message: "closed") }
+                return try await server.call(destination: call.sender, path: "/agent", interface: "org.example.Agent", member: "Confirm")
             }]))])
         let reply = try await client.call(
             destination: server.uniqueName, path: "/test", interface: "org.example.Pairing", member: "Pair",
