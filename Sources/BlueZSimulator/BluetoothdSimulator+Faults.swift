@@ -30,7 +30,7 @@ extension BluetoothdSimulator {
     }
 
     /// Queues frames (any bytes: scripted sequences, malformed frames) to be sent at the
-    /// strap's normal cadence before its generated signal resumes.
+    /// strap's normal cadence, once a client subscribes, before its generated signal resumes.
     public func queueFrames(_ frames: [[UInt8]], for address: BluetoothAddress) {
         straps[address]?.scripted.append(contentsOf: frames)
     }

@@ -239,7 +239,9 @@ extension BluetoothdSimulator {
     }
 
     private func tick(_ address: BluetoothAddress) async {
-        guard var state = straps[address], state.connected, !state.stalled else { return }
+        guard var state = straps[address], state.connected, !state.stalled,
+              state.acquired != nil || !state.notifySessions.isEmpty
+        else { return }
         let frame: [UInt8]
         if state.scripted.isEmpty {
             let seconds = Double(state.strap.notificationInterval.components.seconds)
