@@ -23,8 +23,10 @@ struct SchemaValidationTests {
 
     @Test("bundles of seeded samples pass the schemas in every mode: every sample, with RR, windowed")
     func generatedBundlesValidate() throws {
-        let scratch = try SchemaValidator.scratchDirectory()
-        defer { try? FileManager.default.removeItem(at: scratch) }
+        // UPLINK_BUNDLE_DIR=DIR keeps the Bundles, e.g. to run ../shared/tools/jhe-check on them.
+        let kept = ProcessInfo.processInfo.environment["UPLINK_BUNDLE_DIR"].map { URL(fileURLWithPath: $0) }
+        let scratch = try kept ?? SchemaValidator.scratchDirectory()
+        defer { if kept == nil { try? FileManager.default.removeItem(at: scratch) } }
         let samples = Samples.random(count: 300, seed: 0x5EED_0006)
         let modes: [(String, EncoderConfiguration)] = [
             ("plain", .init(defaultPatientID: "40006", deviceID: "70007",
