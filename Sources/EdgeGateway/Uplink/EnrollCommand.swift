@@ -57,7 +57,7 @@ struct EnrollCommand: AsyncParsableCommand {
         }
         let transport: AsyncHTTPTransport
         do {
-            transport = try AsyncHTTPTransport()
+            transport = try AsyncHTTPTransport(targetHost: targetHost)
         } catch {
             throw fail(error)
         }
@@ -80,6 +80,12 @@ struct EnrollCommand: AsyncParsableCommand {
         case .failure(let error):
             throw fail(error)
         }
+    }
+
+    /// The API host, when it can be known before talking to it (for the proxy decision).
+    private var targetHost: String? {
+        let url = baseURL ?? invitation.flatMap { try? InvitationCode(parsing: $0).impliedBaseURL }
+        return url.flatMap { try? ServerAddress(baseURL: $0).hostName }
     }
 
     private func showStatus(_ store: CredentialsFileStore) throws {

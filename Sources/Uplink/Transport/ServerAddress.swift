@@ -26,6 +26,9 @@ public struct ServerAddress: Codable, Sendable, Equatable {
         return parts.port.map { "\(parts.host):\($0)" } ?? parts.host
     }
 
+    /// The host name alone (no port), e.g. to decide whether a proxy applies.
+    public var hostName: String { URLParts(baseURL)?.host ?? baseURL }
+
     /// `baseURL` + `path` (which starts with `/`).
     public func url(_ path: String) -> String { baseURL + path }
 

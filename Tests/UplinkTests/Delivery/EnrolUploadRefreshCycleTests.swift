@@ -69,4 +69,19 @@ struct EnrolUploadRefreshCycleTests {
             }
         }
     }
+
+    @Test("windowed mode with RR intervals delivers average/minimum/maximum per window plus each RR interval")
+    func windowedWithRR() async throws {
+        try await SimulatorHarness.with { harness in
+            try await harness.enroll()
+            let client = JHEClient(tokens: harness.tokenManager(), transport: harness.transport, configuration: DeliveryConfiguration(
+                resolution: .window(seconds: 60), includeRRIntervals: true))
+            let start: Int64 = 1_795_334_400_000_000_000
+            let samples = (0..<120).map { Samples.sample(bpm: UInt16(60 + $0 % 20), rr: [800, 820], at: start + Int64($0) * 1_000_000_000) }
+            #expect(await client.deliver(samples) == Array(repeating: .delivered, count: 120))
+            #expect(await harness.simulator.storedCount() == 6)
+            #expect(await harness.simulator.storedCount(code: "omh:rr-interval:1.0") == 240)
+            #expect(await client.deliver(samples) == Array(repeating: .duplicate, count: 120))
+        }
+    }
 }
