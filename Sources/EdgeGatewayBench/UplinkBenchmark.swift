@@ -39,7 +39,7 @@ enum UplinkBenchmark {
     static func encode() throws {
         let encoder = UploadEncoder(configuration: EncoderConfiguration(
             defaultPatientID: "40001", deviceID: "70001",
-            defaultDatasheet: SensorDatasheet(manufacturer: "Polar", model: "H10")))
+            options: EncodingOptions(defaultDatasheet: SensorDatasheet(manufacturer: "Polar", model: "H10"))))
         let batch = samples(100)
         var bytes = 0
         _ = try encoder.bundleData(try encoder.encode(batch).items.map(\.observation))

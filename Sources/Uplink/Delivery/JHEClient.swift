@@ -49,9 +49,7 @@ public final class JHEClient: Sendable {
             outcomes[sample.id] = .held(reason: "strap \(sample.sensor) is bound to no patient and the enrolment has no default patient")
         }
         let encoder = UploadEncoder(configuration: EncoderConfiguration(
-            defaultPatientID: credentials.patientID ?? "", deviceID: deviceID, resolution: configuration.resolution,
-            includeRRIntervals: configuration.includeRRIntervals, datasheets: configuration.datasheets,
-            defaultDatasheet: configuration.defaultDatasheet))
+            defaultPatientID: credentials.patientID ?? "", deviceID: deviceID, options: configuration.encoding))
         let upload: EncodedUpload
         do {
             upload = try encoder.encode(samples.filter { outcomes[$0.id] == nil })

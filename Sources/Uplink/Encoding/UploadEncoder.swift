@@ -31,7 +31,7 @@ public struct UploadEncoder: Sendable {
         let noContact = samples.filter { $0.measurement.contact == .notDetected }.map(\.id)
         var items: [EncodedUpload.Item] = []
         items.reserveCapacity(readings.count)
-        switch configuration.resolution {
+        switch configuration.options.resolution {
         case .everySample:
             for sample in readings { items.append(try heartRateItem(sample)) }
         case .window(let seconds):
@@ -39,7 +39,7 @@ public struct UploadEncoder: Sendable {
                 items += try windowItems(window)
             }
         }
-        if configuration.includeRRIntervals {
+        if configuration.options.includeRRIntervals {
             for sample in readings { items += try rrIntervalItems(sample) }
         }
         return EncodedUpload(items: items, noContactSampleIDs: noContact)
@@ -103,7 +103,7 @@ public struct UploadEncoder: Sendable {
     private func header(uuid: UUID, schema: OMHSchemaID, created: String, sensor: BluetoothAddress) -> OMHHeader {
         OMHHeader(
             uuid: uuid.uuidString.lowercased(), schemaID: schema, sourceCreationDateTime: created,
-            modality: "sensed", externalDatasheets: configuration.datasheet(for: sensor))
+            modality: "sensed", externalDatasheets: configuration.options.datasheet(for: sensor))
     }
 
     private func makeObservation<Body>(

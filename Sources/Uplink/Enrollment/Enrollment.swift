@@ -36,12 +36,7 @@ public struct Enrollment: Sendable {
             token = try await endpoint.exchange(
                 code: grant.code, clientID: grant.clientID, redirectURI: grant.redirectURI, verifier: invitation.codeVerifier)
         } catch {
-            switch error {
-            case .invalidGrant:
-                throw UplinkError(.tokenRequestFailed, "\(server.host) refused the invitation's authorization code (invalid_grant): it expired (60 s) or the PKCE verifier did not match; redeem the link again")
-            case .other(let failure):
-                throw failure
-            }
+            throw error.uplinkError(invalidGrant: UplinkError(.tokenRequestFailed, "\(server.host) refused the invitation's authorization code (invalid_grant): it expired (60 s) or the PKCE verifier did not match; redeem the link again"))
         }
         guard let refreshToken = token.refreshToken else {
             throw UplinkError(.unexpectedReply, "\(server.host) issued no refresh token for the invitation; this server does not follow the JHE contract")
@@ -65,12 +60,7 @@ public struct Enrollment: Sendable {
         do {
             token = try await endpoint.clientCredentials(key: key)
         } catch {
-            switch error {
-            case .invalidGrant:
-                throw UplinkError(.invalidClientKey, "\(server.host) refused the client-credentials key (invalid_grant); ask the practitioner for a new key")
-            case .other(let failure):
-                throw failure
-            }
+            throw error.uplinkError(invalidGrant: UplinkError(.invalidClientKey, "\(server.host) refused the client-credentials key (invalid_grant); ask the practitioner for a new key"))
         }
         let credentials = Credentials(
             kind: .clientCredentials, server: server, clientID: nil, accessToken: token.accessToken,

@@ -12,6 +12,14 @@ struct TokenEndpoint: Sendable {
         case invalidGrant
         /// Anything else, already worded for the operator.
         case other(UplinkError)
+
+        /// The failure as an `UplinkError`, with `invalidGrant` worded by the caller.
+        func uplinkError(invalidGrant: @autoclosure () -> UplinkError) -> UplinkError {
+            switch self {
+            case .invalidGrant: invalidGrant()
+            case .other(let error): error
+            }
+        }
     }
 
     let server: ServerAddress

@@ -36,10 +36,11 @@ public actor TokenManager {
         self.now = now
     }
 
-    /// The current credentials (loaded from the store on first use).
+    /// The current credentials: loaded from the store on first use, and read again while
+    /// re-enrolment is required, so that a running daemon picks up a new `enroll` at once.
     public func current() throws(UplinkError) -> Credentials {
-        if let credentials { return credentials }
-        guard let loaded = try store.load() else {
+        if let credentials, credentials.reenrolmentRequired == nil { return credentials }
+        guard let loaded = try store.load() ?? credentials else {
             throw UplinkError(.notEnrolled, "this gateway is not enrolled; run `edge-gateway enroll LINK_OR_CODE` (or --client-credentials KEY --base-url URL)")
         }
         credentials = loaded

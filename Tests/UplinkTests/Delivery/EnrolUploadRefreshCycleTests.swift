@@ -75,7 +75,7 @@ struct EnrolUploadRefreshCycleTests {
         try await SimulatorHarness.with { harness in
             try await harness.enroll()
             let client = JHEClient(tokens: harness.tokenManager(), transport: harness.transport, configuration: DeliveryConfiguration(
-                resolution: .window(seconds: 60), includeRRIntervals: true))
+                encoding: EncodingOptions(resolution: .window(seconds: 60), includeRRIntervals: true)))
             let start: Int64 = 1_795_334_400_000_000_000
             let samples = (0..<120).map { Samples.sample(bpm: UInt16(60 + $0 % 20), rr: [800, 820], at: start + Int64($0) * 1_000_000_000) }
             #expect(await client.deliver(samples) == Array(repeating: .delivered, count: 120))

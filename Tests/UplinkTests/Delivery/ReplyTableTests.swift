@@ -198,8 +198,9 @@ struct ReplyTableTests {
             #expect(await fresh.deliver(samples(4, seed: 14)).allSatisfy { !$0.isSettled })
             #expect(await harness.simulator.counters.tokenRequests == requestsBefore)
             #expect(await harness.simulator.counters.batchRequests == 0)
+            // Enrolling again (as `edge-gateway enroll` does beside a running daemon) resumes the same client.
             try await harness.enroll()
-            #expect(await harness.client(tokens: harness.tokenManager()).deliver(samples(4, seed: 14)) == Array(repeating: .delivered, count: 4))
+            #expect(await client.deliver(samples(4, seed: 14)) == Array(repeating: .delivered, count: 4))
         }
     }
 }

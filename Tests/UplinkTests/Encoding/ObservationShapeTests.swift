@@ -7,7 +7,7 @@ import Testing
 struct ObservationShapeTests {
     let configuration = EncoderConfiguration(
         defaultPatientID: "40006", deviceID: "70007",
-        defaultDatasheet: SensorDatasheet(manufacturer: "Polar", model: "H10"))
+        options: EncodingOptions(defaultDatasheet: SensorDatasheet(manufacturer: "Polar", model: "H10")))
 
     func json(_ data: Data) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -68,7 +68,7 @@ struct ObservationShapeTests {
     func asciiOnly() throws {
         let name = "Garmin – Fénix ♥ 𝄞"
         let encoder = UploadEncoder(configuration: .init(
-            defaultPatientID: "1", deviceID: "2", defaultDatasheet: SensorDatasheet(manufacturer: name, model: nil)))
+            defaultPatientID: "1", deviceID: "2", options: .init(defaultDatasheet: SensorDatasheet(manufacturer: name, model: nil))))
         let observation = try #require(try encoder.encode([Samples.sample()]).items.first?.observation)
         let data = try #require(observation.valueAttachment.data)
         let raw = try #require(Data(base64Encoded: data))
@@ -81,7 +81,7 @@ struct ObservationShapeTests {
 
     @Test("samples whose strap reports no skin contact are not sent as heart rates, and are counted")
     func noContactSkipped() throws {
-        let encoder = UploadEncoder(configuration: .init(defaultPatientID: "1", deviceID: "2", includeRRIntervals: true))
+        let encoder = UploadEncoder(configuration: .init(defaultPatientID: "1", deviceID: "2", options: .init(includeRRIntervals: true)))
         let off = Samples.sample(bpm: 0, contact: .notDetected, rr: [800])
         let offWithRate = Samples.sample(bpm: 65, contact: .notDetected)
         let on = Samples.sample(bpm: 70, contact: .notSupported, rr: [800, 820])
@@ -103,7 +103,7 @@ struct ObservationShapeTests {
         let samples = Samples.random(count: 200, seed: 99)
         for resolution in [UploadResolution.everySample, .window(seconds: 60)] {
             let encoder = UploadEncoder(configuration: .init(
-                defaultPatientID: "1", deviceID: "2", resolution: resolution, includeRRIntervals: true))
+                defaultPatientID: "1", deviceID: "2", options: .init(resolution: resolution, includeRRIntervals: true)))
             let first = try encoder.bundleData(try encoder.encode(samples).items.map(\.observation))
             let second = try encoder.bundleData(try encoder.encode(samples).items.map(\.observation))
             #expect(first == second)

@@ -30,10 +30,10 @@ struct SchemaValidationTests {
         let samples = Samples.random(count: 300, seed: 0x5EED_0006)
         let modes: [(String, EncoderConfiguration)] = [
             ("plain", .init(defaultPatientID: "40006", deviceID: "70007",
-                            defaultDatasheet: SensorDatasheet(manufacturer: "Polar", model: "H10"))),
-            ("rr", .init(defaultPatientID: "40006", deviceID: "70007", includeRRIntervals: true)),
-            ("window", .init(defaultPatientID: "40006", deviceID: "70007", resolution: .window(seconds: 60),
-                             defaultDatasheet: SensorDatasheet(manufacturer: "Garmin – ünïcode ♥", model: nil))),
+                            options: .init(defaultDatasheet: SensorDatasheet(manufacturer: "Polar", model: "H10")))),
+            ("rr", .init(defaultPatientID: "40006", deviceID: "70007", options: .init(includeRRIntervals: true))),
+            ("window", .init(defaultPatientID: "40006", deviceID: "70007", options: .init(resolution: .window(seconds: 60),
+                             defaultDatasheet: SensorDatasheet(manufacturer: "Garmin – ünïcode ♥", model: nil)))),
         ]
         var inputs: [(String, URL)] = []
         for (name, configuration) in modes {

@@ -16,7 +16,7 @@ struct WindowedEncodingTests {
     func twoWindows() throws {
         let start: Int64 = 1_795_334_430_000_000_000  // 2026-11-22T08:00:30Z
         let samples = (0..<90).map { Samples.sample(bpm: UInt16(60 + $0 % 30), at: start + Int64($0) * 1_000_000_000) }
-        let encoder = UploadEncoder(configuration: .init(defaultPatientID: "1", deviceID: "2", resolution: .window(seconds: 60)))
+        let encoder = UploadEncoder(configuration: .init(defaultPatientID: "1", deviceID: "2", options: .init(resolution: .window(seconds: 60))))
         let upload = try encoder.encode(samples)
         #expect(upload.items.count == 6)
         let decoded = try upload.items.map(body)
@@ -38,7 +38,7 @@ struct WindowedEncodingTests {
     @Test("a window's identifiers depend on its member samples only")
     func identityFromMembers() throws {
         let samples = Samples.random(count: 30, seed: 3)
-        let encoder = UploadEncoder(configuration: .init(defaultPatientID: "1", deviceID: "2", resolution: .window(seconds: 3600)))
+        let encoder = UploadEncoder(configuration: .init(defaultPatientID: "1", deviceID: "2", options: .init(resolution: .window(seconds: 3600))))
         let all = try encoder.encode(samples).items.map(\.observation.identifier)
         let shuffled = try encoder.encode(samples.reversed()).items.map(\.observation.identifier)
         let fewer = try encoder.encode(Array(samples.dropLast())).items.map(\.observation.identifier)
