@@ -14,7 +14,8 @@ deps:
 
 ## pydeps: python3 jsonschema, which the uplink tests validate OMH output with (only if missing).
 pydeps:
-	@python3 -c "import jsonschema, referencing" 2>/dev/null || python3 -m pip install --quiet jsonschema
+	@python3 -c "import jsonschema, referencing" 2>/dev/null || python3 -m pip install --quiet jsonschema \
+		|| python3 -m pip install --quiet --break-system-packages jsonschema
 
 build: deps
 	$(SWIFT) build
