@@ -18,10 +18,14 @@ public struct UploadEncoder: Sendable {
 
     /// Patient, device, resolution and datasheets.
     public let configuration: EncoderConfiguration
+    /// One JSON encoder for every point and Bundle (it is thread-safe, and costly to create).
+    private let json: JSONEncoder
 
     /// An encoder for one enrolment.
     public init(configuration: EncoderConfiguration) {
         self.configuration = configuration
+        json = JSONEncoder()
+        json.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
     }
 
     /// Encodes samples in order. Samples whose strap reported no skin contact are left out
@@ -47,7 +51,7 @@ public struct UploadEncoder: Sendable {
 
     /// The JSON body of `POST /FHIR/R5/` for these Observations.
     public func bundleData(_ observations: [FHIRObservation]) throws -> Data {
-        try Self.jsonEncoder().encode(FHIRBatchBundle(observations: observations))
+        try json.encode(FHIRBatchBundle(observations: observations))
     }
 
     private func heartRateItem(_ sample: HeartRateSample) throws -> EncodedUpload.Item {
@@ -110,7 +114,7 @@ public struct UploadEncoder: Sendable {
         _ point: OMHDataPoint<Body>, uuid: UUID, schema: OMHSchemaID, display: String,
         patient: String?, effective: String
     ) throws -> FHIRObservation {
-        let json = ASCIIJSON.escapingNonASCII(try Self.jsonEncoder().encode(point))
+        let json = ASCIIJSON.escapingNonASCII(try json.encode(point))
         return FHIRObservation(
             identifier: [FHIRIdentifier(system: Self.identifierSystem, value: "urn:uuid:" + uuid.uuidString.lowercased())],
             code: FHIRCodeableConcept(coding: [FHIRCoding(system: Self.omhSystem, code: schema.code, display: display)]),
@@ -118,11 +122,5 @@ public struct UploadEncoder: Sendable {
             device: FHIRReference(reference: "Device/" + configuration.deviceID),
             effectiveDateTime: effective,
             valueAttachment: FHIRAttachment(contentType: "application/json", data: json.base64EncodedString()))
-    }
-
-    private static func jsonEncoder() -> JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-        return encoder
     }
 }
