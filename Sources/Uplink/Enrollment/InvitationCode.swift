@@ -26,7 +26,7 @@ public struct InvitationCode: Sendable, Equatable {
             throw UplinkError(.unsupportedInvitationFormat, "this invitation uses the host~client~code~verifier format of JHE v0.0.9–0.0.10, which this gateway does not support; ask for an invitation from a current JHE server")
         }
         guard let split = decoded.lastIndex(of: "_") else {
-            throw UplinkError(.invalidInvitation, "the invitation code has no '_' between host and token; expected HOST_TOKEN as in the invitation link")
+            throw UplinkError(.invalidInvitation, "the invitation code has no '_' between host and token; expected HOST_TOKEN as in the invitation link (bare authorization codes of JHE v0.0.8 and older are not supported)")
         }
         let host = String(decoded[..<split])
         let token = String(decoded[decoded.index(after: split)...])
