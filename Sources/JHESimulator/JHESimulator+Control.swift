@@ -12,7 +12,7 @@ extension JHESimulator {
     public func issueInvitation(patientID: Int = JHESimulator.defaultPatientID) async -> String {
         let token = await state.issueInvitation(patientID: patientID)
         let base = await baseURL
-        let host = String(base.dropFirst("http://".count))
+        let host = String(base.split(separator: "://", maxSplits: 1).last ?? "")
         let code = (host + "_" + token).addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? ""
         return base + "/invite?code=" + code
     }

@@ -1,8 +1,10 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdTLS
 import Logging
 import NIOCore
+import NIOSSL
 
 /// A loopback stand-in for JupyterHealth Exchange that behaves as `docs/jhe-contract.md`
 /// describes, failures included, with fault injection for tests and demos.
@@ -13,13 +15,15 @@ public final class JHESimulator: Sendable {
     let state: SimulatorState
     private let host: String
     private let requestedPort: Int
+    private let tls: SimulatorTLS?
     private let running = RunningServer()
 
     /// A simulator; `port` 0 picks a free one. `tokenLifetime` is `expires_in` in seconds
-    /// (JHE's is two weeks).
-    public init(host: String = "127.0.0.1", port: Int = 0, tokenLifetime: Int = 1_209_600) {
+    /// (JHE's is two weeks). With `tls` it serves HTTPS with that certificate.
+    public init(host: String = "127.0.0.1", port: Int = 0, tokenLifetime: Int = 1_209_600, tls: SimulatorTLS? = nil) {
         self.host = host
         requestedPort = port
+        self.tls = tls
         state = SimulatorState(tokenLifetime: tokenLifetime)
     }
 
@@ -31,6 +35,7 @@ public final class JHESimulator: Sendable {
         let bound = AsyncStream<Int>.makeStream()
         let app = Application(
             router: router,
+            server: try tls.map { try .tls(.http1(), tlsConfiguration: try $0.serverConfiguration()) } ?? .http1(),
             configuration: .init(address: .hostname(host, port: requestedPort), serverName: "jhe-simulator"),
             onServerRunning: { channel in
                 bound.continuation.yield(channel.localAddress?.port ?? 0)
@@ -44,7 +49,7 @@ public final class JHESimulator: Sendable {
             task.cancel()
             throw SimulatorError(message: "the simulator could not listen on \(host):\(requestedPort)")
         }
-        let baseURL = "http://\(host):\(port)"
+        let baseURL = "\(tls == nil ? "http" : "https")://\(host):\(port)"
         await running.set(task: task, baseURL: baseURL)
         _ = await state.addPatientIfNone()
         return baseURL
@@ -93,6 +98,26 @@ public final class JHESimulator: Sendable {
             })
         }
         return Response(status: .init(code: reply.status), headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}
+
+/// The certificate an HTTPS simulator presents: PEM files of the chain and its private key.
+public struct SimulatorTLS: Sendable {
+    /// PEM certificate chain, leaf first.
+    public let certificateChainPath: String
+    /// PEM private key of the leaf.
+    public let privateKeyPath: String
+
+    /// A certificate from its PEM files.
+    public init(certificateChainPath: String, privateKeyPath: String) {
+        self.certificateChainPath = certificateChainPath
+        self.privateKeyPath = privateKeyPath
+    }
+
+    func serverConfiguration() throws -> TLSConfiguration {
+        TLSConfiguration.makeServerConfiguration(
+            certificateChain: try NIOSSLCertificate.fromPEMFile(certificateChainPath).map { .certificate($0) },
+            privateKey: .privateKey(try NIOSSLPrivateKey(file: privateKeyPath, format: .pem)))
     }
 }
 

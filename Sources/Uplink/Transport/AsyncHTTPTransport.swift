@@ -19,9 +19,11 @@ public final class AsyncHTTPTransport: HTTPTransport {
     /// The largest reply body read (JHE replies are small; this bounds memory on a bad server).
     private let maximumBodyBytes = 16 * 1024 * 1024
 
-    /// A transport; `caFile` adds a PEM trust root to the system ones.
+    /// A transport; `caFile` adds a PEM trust root to the system ones; `targetHost` (the API
+    /// host, when known) decides whether `no_proxy` applies. A connection that fails (refused,
+    /// TLS handshake) is retried by async-http-client until `connectTimeout`.
     public init(caFile: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
-                targetHost: String? = nil) throws(UplinkError) {
+                targetHost: String? = nil, connectTimeout: Duration = .seconds(15)) throws(UplinkError) {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.certificateVerification = .fullVerification
         if let caFile {
@@ -33,7 +35,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
             tls.additionalTrustRoots = [.file(caFile)]
         }
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
-        configuration.timeout = .init(connect: .seconds(15), read: .seconds(60))
+        configuration.timeout = .init(connect: .nanoseconds(connectTimeout.nanoseconds), read: .seconds(60))
         configuration.proxy = ProxySetting(environment: environment).proxy(forHost: targetHost)
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
