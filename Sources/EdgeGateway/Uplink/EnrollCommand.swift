@@ -26,7 +26,7 @@ struct EnrollCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The invitation link or bare code.", valueName: "LINK_OR_CODE"))
     var invitation: String?
 
-    @Option(name: .customLong("client-credentials"), help: ArgumentHelp("Practitioner API client key, base64(client_id:secret).", valueName: "KEY"))
+    @Option(name: .customLong("client-credentials"), help: ArgumentHelp("Practitioner API client key, base64(client_id:secret); - reads it from standard input (keeps it out of the process list and shell history).", valueName: "KEY"))
     var clientKey: String?
 
     @Option(name: .customLong("base-url"), help: ArgumentHelp("The JHE API base URL when it is not the link's host (https://, or http:// to loopback only).", valueName: "URL"))
@@ -65,7 +65,8 @@ struct EnrollCommand: AsyncParsableCommand {
         let result: Result<Credentials, UplinkError>
         do {
             if let clientKey, let baseURL {
-                result = .success(try await enrollment.enroll(clientCredentials: clientKey, baseURL: baseURL, deviceID: deviceID))
+                let key = clientKey == "-" ? (readLine() ?? "").filter { !$0.isWhitespace } : clientKey
+                result = .success(try await enrollment.enroll(clientCredentials: key, baseURL: baseURL, deviceID: deviceID))
             } else {
                 result = .success(try await enrollment.enroll(invitation: invitation ?? "", baseURL: baseURL, deviceID: deviceID))
             }

@@ -67,4 +67,21 @@ struct EnrollCommandTests {
         let notEnrolled = try await GatewayProcess.run(["enroll", "--status", "--state-dir", state.path])
         #expect(notEnrolled.status == 1 && notEnrolled.standardOutput.contains("not enrolled"))
     }
+
+    @Test("`enroll --client-credentials -` reads the key from standard input and enrols a clinic gateway")
+    func clientCredentialsFromStandardInput() async throws {
+        let state = try SchemaValidator.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let simulator = JHESimulator()
+        let baseURL = try await simulator.start()
+        let key = await simulator.createPractitionerClient()
+        let result = try await GatewayProcess.run(
+            ["enroll", "--client-credentials", "-", "--base-url", baseURL, "--device", "70001", "--state-dir", state.path],
+            standardInput: key + "\n")
+        await simulator.stop()
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.outputLines.contains("kind: client-credentials"))
+        #expect(result.outputLines.contains("device id: 70001"))
+        #expect(!result.standardOutput.contains(key))
+    }
 }
