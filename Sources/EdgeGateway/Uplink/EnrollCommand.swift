@@ -35,6 +35,9 @@ struct EnrollCommand: AsyncParsableCommand {
     @Option(name: .customLong("device"), help: ArgumentHelp("The JHE data source id to upload as (default: found in the patient's consents).", valueName: "ID"))
     var deviceID: String?
 
+    @Option(name: .customLong("fhir-path"), help: ArgumentHelp("The FHIR base path: /FHIR/R5/ on current JHE, /fhir/r5/ on v0.0.11 and older.", valueName: "PATH"))
+    var fhirPath = "/FHIR/R5/"
+
     @Flag(name: .long, help: "Show the current enrolment instead of enrolling.")
     var status = false
 
@@ -66,9 +69,9 @@ struct EnrollCommand: AsyncParsableCommand {
         do {
             if let clientKey, let baseURL {
                 let key = clientKey == "-" ? (readLine() ?? "").filter { !$0.isWhitespace } : clientKey
-                result = .success(try await enrollment.enroll(clientCredentials: key, baseURL: baseURL, deviceID: deviceID))
+                result = .success(try await enrollment.enroll(clientCredentials: key, baseURL: baseURL, deviceID: deviceID, fhirBasePath: fhirPath))
             } else {
-                result = .success(try await enrollment.enroll(invitation: invitation ?? "", baseURL: baseURL, deviceID: deviceID))
+                result = .success(try await enrollment.enroll(invitation: invitation ?? "", baseURL: baseURL, deviceID: deviceID, fhirBasePath: fhirPath))
             }
         } catch {
             result = .failure(error)

@@ -10,6 +10,7 @@ struct EnrolmentSummary {
         let formatter = ISO8601DateFormatter()
         var lines = [
             "kind: \(credentials.kind.rawValue)",
+            "fhir endpoint: \(credentials.server.fhirBatchURL)",
             "patient id: \(credentials.patientID ?? "(per strap binding)")",
             "device id: \(credentials.deviceID ?? "(none: pass --device ID)")",
             "token expires: \(formatter.string(from: expiry))\(expiry < now ? " (expired; renewed on next upload)" : "")",

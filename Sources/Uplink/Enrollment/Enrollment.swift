@@ -25,10 +25,13 @@ public struct Enrollment: Sendable {
     }
 
     /// Enrols with a patient invitation link or code. `baseURL` overrides the link's host;
-    /// `deviceID` overrides the data source found in the patient's consents.
-    public func enroll(invitation: String, baseURL: String? = nil, deviceID: String? = nil) async throws(UplinkError) -> Credentials {
+    /// `deviceID` overrides the data source found in the patient's consents; `fhirBasePath` is
+    /// `/fhir/r5/` for JHE v0.0.11 and older.
+    public func enroll(
+        invitation: String, baseURL: String? = nil, deviceID: String? = nil, fhirBasePath: String = "/FHIR/R5/"
+    ) async throws(UplinkError) -> Credentials {
         let invitation = try InvitationCode(parsing: invitation)
-        let server = try ServerAddress(baseURL: baseURL ?? invitation.impliedBaseURL)
+        let server = try ServerAddress(baseURL: baseURL ?? invitation.impliedBaseURL, fhirBasePath: fhirBasePath)
         let grant = try await redeem(invitation, at: server)
         let endpoint = TokenEndpoint(server: server, transport: transport, timeout: timeout)
         let token: TokenResponse
@@ -53,8 +56,10 @@ public struct Enrollment: Sendable {
     }
 
     /// Enrols a clinic gateway with a practitioner API client key (`base64(client_id:secret)`).
-    public func enroll(clientCredentials key: String, baseURL: String, deviceID: String?) async throws(UplinkError) -> Credentials {
-        let server = try ServerAddress(baseURL: baseURL)
+    public func enroll(
+        clientCredentials key: String, baseURL: String, deviceID: String?, fhirBasePath: String = "/FHIR/R5/"
+    ) async throws(UplinkError) -> Credentials {
+        let server = try ServerAddress(baseURL: baseURL, fhirBasePath: fhirBasePath)
         let endpoint = TokenEndpoint(server: server, transport: transport, timeout: timeout)
         let token: TokenResponse
         do {

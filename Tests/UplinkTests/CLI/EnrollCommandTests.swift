@@ -82,6 +82,7 @@ struct EnrollCommandTests {
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.outputLines.contains("kind: client-credentials"))
         #expect(result.outputLines.contains("device id: 70001"))
+        #expect(result.outputLines.contains("fhir endpoint: \(baseURL)/FHIR/R5/"))
         #expect(!result.standardOutput.contains(key))
     }
 }
