@@ -5,18 +5,23 @@ SWIFT        ?= swift
 FUZZ_SECONDS ?= 600
 FUZZ_CORPUS  ?= .build-fuzz/corpus
 
-.PHONY: all deps build test demo fuzz fuzz-smoke bench clean
+.PHONY: all deps pydeps build test demo fuzz fuzz-smoke bench clean
 
 all: build
 
 deps:
 	@scripts/install-deps.sh
 
+## pydeps: python3 jsonschema, which the uplink tests validate OMH output with (only if missing).
+pydeps:
+	@python3 -c "import jsonschema, referencing" 2>/dev/null || python3 -m pip install --quiet jsonschema \
+		|| python3 -m pip install --quiet --break-system-packages jsonschema
+
 build: deps
 	$(SWIFT) build
 
 ## test: every test — Swift tests (unit and real-process) plus a short fuzz run.
-test: deps
+test: deps pydeps
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20
 	scripts/run-tests.sh

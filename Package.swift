@@ -10,10 +10,19 @@ let package = Package(
         .executable(name: "edge-gateway", targets: ["EdgeGateway"]),
         .executable(name: "edge-gateway-bench", targets: ["EdgeGatewayBench"]),
         .library(name: "GATTHeartRate", targets: ["GATTHeartRate"]),
+        .library(name: "Uplink", targets: ["Uplink"]),
+        .library(name: "JHESimulator", targets: ["JHESimulator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .target(name: "GATTHeartRate"),
@@ -21,6 +30,29 @@ let package = Package(
         .target(name: "BlueZ", dependencies: ["CBlueZ"]),
         .systemLibrary(name: "CLinux"),
         .target(name: "BlueZSimulator", dependencies: ["BlueZ", "GATTHeartRate"]),
+        .target(
+            name: "Uplink",
+            dependencies: [
+                "GATTHeartRate",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
+        ),
+        .target(
+            name: "JHESimulator",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         .executableTarget(
             name: "EdgeGateway",
             dependencies: [
@@ -28,10 +60,15 @@ let package = Package(
                 "BlueZ",
                 "BlueZSimulator",
                 "CLinux",
+                "Uplink",
+                "JHESimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "EdgeGatewayBench", dependencies: ["GATTHeartRate", "BlueZ", "BlueZSimulator", "CLinux"]),
+        .executableTarget(
+            name: "EdgeGatewayBench",
+            dependencies: ["GATTHeartRate", "BlueZ", "BlueZSimulator", "CLinux", "Uplink", "JHESimulator"]
+        ),
         .target(name: "GatewayTestSupport", dependencies: ["GATTHeartRate"], path: "Tests/GatewayTestSupport"),
         .testTarget(
             name: "GATTHeartRateTests",
@@ -44,7 +81,20 @@ let package = Package(
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "BlueZSimulator", "GatewayTestSupport"]),
         .testTarget(
             name: "EdgeGatewayTests",
-            dependencies: ["EdgeGateway", "GATTHeartRate", "BlueZ", "BlueZSimulator", "GatewayTestSupport"]
+            dependencies: ["EdgeGateway", "GATTHeartRate", "BlueZ", "BlueZSimulator", "GatewayTestSupport"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "UplinkTests",
+            dependencies: ["Uplink", "JHESimulator", "GATTHeartRate", "GatewayTestSupport"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "JHESimulatorTests",
+            dependencies: [
+                "JHESimulator", "GatewayTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
         ),
     ]
 )

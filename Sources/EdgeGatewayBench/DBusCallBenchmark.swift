@@ -37,7 +37,7 @@ enum DBusCallBenchmark {
         let clock = ContinuousClock()
         let start = clock.now
         try await calls(20_000)
-        let elapsed = EdgeGatewayBench.seconds(start.duration(to: clock.now))
+        let elapsed = start.duration(to: clock.now).seconds
         let heapAfter = mallinfo2().uordblks
         print("dbus: 20000 echo calls (a{sv}) in \(DecodeBenchmark.format(elapsed, 3)) s = \(Int(20_000 / elapsed)) calls/s; heap in use \(heapBefore / 1024) KiB before, \(heapAfter / 1024) KiB after (\(Int(heapAfter) - Int(heapBefore)) bytes difference)")
         client.close()

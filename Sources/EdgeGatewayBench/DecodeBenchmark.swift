@@ -31,7 +31,7 @@ enum DecodeBenchmark {
             }
         }
         let count = Double(rounds * frames.count)
-        let seconds = EdgeGatewayBench.seconds(elapsed)
+        let seconds = elapsed.seconds
         print("decode: \(Int(count)) frames (mix of \(mix.count) shapes) in \(format(seconds, 3)) s")
         print("decode: \(format(count / seconds / 1e6, 2)) M frames/s, \(format(seconds / count * 1e9, 1)) ns/frame, peak RSS \(format(EdgeGatewayBench.peakRSSMiB, 1)) MiB (checksum \(checksum))")
     }

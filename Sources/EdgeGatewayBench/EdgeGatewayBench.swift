@@ -10,6 +10,7 @@ enum EdgeGatewayBench {
         ("decode", DecodeBenchmark.run),
         ("notify", NotifyBenchmark.run),
         ("dbus", DBusCallBenchmark.run),
+        ("uplink", UplinkBenchmark.run),
     ]
 
     static func main() async {
@@ -50,9 +51,9 @@ enum EdgeGatewayBench {
         let ticks = (Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)
         return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
+}
 
-    /// Seconds in a `Duration`.
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
+extension Duration {
+    /// The duration in seconds, for printing rates.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

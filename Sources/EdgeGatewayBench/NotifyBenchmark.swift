@@ -55,7 +55,7 @@ enum NotifyBenchmark {
         await simulator.notificationStorm(strap.address, count: count)
         let (received, decoded) = await consumer.value
         deadline.cancel()
-        let elapsed = EdgeGatewayBench.seconds(start.duration(to: clock.now))
+        let elapsed = start.duration(to: clock.now).seconds
         let cpu = EdgeGatewayBench.cpuSeconds - cpuBefore
         let daemon = EdgeGatewayBench.cpuSeconds(ofProcess: bus.daemonPID) - daemonBefore
         let name = preferAcquire ? "AcquireNotify" : "PropertiesChanged"

@@ -1,0 +1,149 @@
+import GATTHeartRate
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Delivers heart-rate samples to JHE and says, per sample, what the queue should do with it.
+///
+/// Batches of `batchSize` entries go to `POST /FHIR/R5/`; replies are read per entry (201 →
+/// delivered, 409 → duplicate, 400/422 → rejected, 403 → held). A 401 renews the token once
+/// (single flight, through `TokenManager`) and retries; a whole-request 400/500 is retried once,
+/// then the batch is split in halves until the poison entry stands alone; 429, other 5xx,
+/// timeouts and connection errors are retried with full-jitter backoff honouring `Retry-After`.
+public final class JHEClient: Sendable {
+    private let tokens: TokenManager
+    private let transport: any HTTPTransport
+    private let configuration: DeliveryConfiguration
+    private let sleep: @Sendable (Duration) async -> Void
+
+    /// A client uploading with `tokens`' credentials through `transport`.
+    public init(
+        tokens: TokenManager, transport: any HTTPTransport, configuration: DeliveryConfiguration = DeliveryConfiguration(),
+        sleep: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
+    ) {
+        self.tokens = tokens
+        self.transport = transport
+        self.configuration = configuration
+        self.sleep = sleep
+    }
+
+    /// One outcome per sample, in the order given.
+    public func deliver(_ samples: [HeartRateSample]) async -> [Outcome] {
+        let credentials: Credentials
+        do {
+            credentials = try await tokens.current()
+        } catch {
+            return samples.map { _ in .retryLater(reason: error.description) }
+        }
+        if let reason = credentials.reenrolmentRequired {
+            return samples.map { _ in .retryLater(reason: "re-enrolment required: \(reason); run `edge-gateway enroll`") }
+        }
+        guard let deviceID = credentials.deviceID else {
+            return samples.map { _ in .retryLater(reason: "no data source (device) id is configured; run `edge-gateway enroll … --device ID`") }
+        }
+        var outcomes: [UUID: Outcome] = [:]
+        let unbound = samples.filter { $0.patientID == nil && credentials.patientID == nil }
+        for sample in unbound {
+            outcomes[sample.id] = .held(reason: "strap \(sample.sensor) is bound to no patient and the enrolment has no default patient")
+        }
+        let encoder = UploadEncoder(configuration: EncoderConfiguration(
+            defaultPatientID: credentials.patientID ?? "", deviceID: deviceID, options: configuration.encoding))
+        let upload: EncodedUpload
+        do {
+            upload = try encoder.encode(samples.filter { outcomes[$0.id] == nil })
+        } catch {
+            return samples.map { _ in .retryLater(reason: "could not encode the batch: \(error)") }
+        }
+        for id in upload.noContactSampleIDs { outcomes[id] = .skipped(reason: "the strap reported no skin contact") }
+        var stopReason: String?
+        for start in stride(from: 0, to: upload.items.count, by: configuration.batchSize) {
+            let batch = Array(upload.items[start..<min(start + configuration.batchSize, upload.items.count)])
+            let results = if let stopReason {
+                batch.map { _ in Outcome.retryLater(reason: stopReason) }
+            } else {
+                await post(batch, encoder: encoder)
+            }
+            if stopReason == nil, case .retryLater(let reason)? = results.first, results.allSatisfy({ !$0.isSettled && $0 == results[0] }) {
+                stopReason = reason
+            }
+            for (item, outcome) in zip(batch, results) {
+                for id in item.sampleIDs where outcome.severity >= (outcomes[id]?.severity ?? -1) {
+                    outcomes[id] = outcome
+                }
+            }
+        }
+        return samples.map { outcomes[$0.id] ?? .retryLater(reason: "not sent") }
+    }
+
+    /// Posts one batch until it is settled or the attempts run out.
+    private func post(_ items: [EncodedUpload.Item], encoder: UploadEncoder) async -> [Outcome] {
+        var random = SystemRandomNumberGenerator()
+        var attempt = 0
+        var renewedAfter401 = false
+        while true {
+            switch await attemptOnce(items, encoder: encoder) {
+            case .entries(let outcomes):
+                return outcomes
+            case .settleLater(let reason):
+                return items.map { _ in .retryLater(reason: reason) }
+            case .unauthorized(let token):
+                if renewedAfter401 {
+                    return items.map { _ in .retryLater(reason: "the server refused a freshly renewed token (HTTP 401)") }
+                }
+                renewedAfter401 = true
+                do {
+                    _ = try await tokens.tokenAfterUnauthorized(token)
+                } catch {
+                    return items.map { _ in .retryLater(reason: error.description) }
+                }
+            case .transient(let reason, let retryAfter):
+                attempt += 1
+                guard attempt < configuration.backoff.maxAttempts else {
+                    return items.map { _ in .retryLater(reason: "\(reason) (after \(attempt) attempts)") }
+                }
+                await sleep(configuration.backoff.delay(afterAttempt: attempt - 1, retryAfter: retryAfter, using: &random))
+            case .wholeRequestFailed(let reason):
+                attempt += 1
+                if attempt < 2 {
+                    await sleep(configuration.backoff.delay(afterAttempt: 0, retryAfter: nil, using: &random))
+                } else if items.count == 1 {
+                    return [.rejected(reason: "this entry alone fails the whole request: \(reason)")]
+                } else {
+                    let half = items.count / 2
+                    let first = await post(Array(items[..<half]), encoder: encoder)
+                    return first + (await post(Array(items[half...]), encoder: encoder))
+                }
+            }
+        }
+    }
+
+    private func attemptOnce(_ items: [EncodedUpload.Item], encoder: UploadEncoder) async -> BatchReply {
+        let token: String
+        let server: ServerAddress
+        do {
+            token = try await tokens.accessToken()
+            server = try await tokens.current().server
+        } catch {
+            return Self.isTransient(error) ? .transient(reason: error.description, retryAfter: nil) : .settleLater(reason: error.description)
+        }
+        guard let body = try? encoder.bundleData(items.map(\.observation)) else {
+            return .settleLater(reason: "could not encode the batch")
+        }
+        let request = TransportRequest(
+            method: "POST", url: server.fhirBatchURL,
+            headers: [("Authorization", "Bearer " + token), ("Content-Type", "application/json"), ("Accept", "application/json")],
+            body: body)
+        do {
+            let reply = try await transport.send(request, timeout: configuration.requestTimeout)
+            return BatchReply.classify(reply, entryCount: items.count, token: token)
+        } catch {
+            return .transient(reason: error.description, retryAfter: nil)
+        }
+    }
+
+    private static func isTransient(_ error: UplinkError) -> Bool {
+        [.connectionFailed, .timedOut].contains(error.code)
+    }
+}

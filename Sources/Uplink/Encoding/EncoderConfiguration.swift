@@ -1,0 +1,47 @@
+import GATTHeartRate
+
+/// Which data points to make from samples, independent of who they belong to.
+public struct EncodingOptions: Sendable {
+    /// One point per sample, or windowed statistics.
+    public var resolution: UploadResolution
+    /// Also send each RR interval as an `omh:rr-interval:1.0` point (off by default: JHE costs
+    /// 10–14 ms per entry, and RR doubles or triples the entry count).
+    public var includeRRIntervals: Bool
+    /// Make and model per strap.
+    public var datasheets: [BluetoothAddress: SensorDatasheet]
+    /// Make and model for straps without their own entry.
+    public var defaultDatasheet: SensorDatasheet?
+
+    /// Options; the defaults send one heart-rate point per sample and nothing else.
+    public init(
+        resolution: UploadResolution = .everySample, includeRRIntervals: Bool = false,
+        datasheets: [BluetoothAddress: SensorDatasheet] = [:], defaultDatasheet: SensorDatasheet? = nil
+    ) {
+        self.resolution = resolution
+        self.includeRRIntervals = includeRRIntervals
+        self.datasheets = datasheets
+        self.defaultDatasheet = defaultDatasheet
+    }
+
+    func datasheet(for sensor: BluetoothAddress) -> [OMHDatasheet]? {
+        (datasheets[sensor] ?? defaultDatasheet)?.entries
+    }
+}
+
+/// What the encoder needs beyond the samples: who and what the data belongs to on the server,
+/// and which data points to make.
+public struct EncoderConfiguration: Sendable {
+    /// The patient a sample is filed under when the sample carries no patient binding.
+    public var defaultPatientID: String
+    /// The JHE data source (`Device/<id>`) every Observation names.
+    public var deviceID: String
+    /// Which data points to make.
+    public var options: EncodingOptions
+
+    /// A configuration for one enrolment.
+    public init(defaultPatientID: String, deviceID: String, options: EncodingOptions = EncodingOptions()) {
+        self.defaultPatientID = defaultPatientID
+        self.deviceID = deviceID
+        self.options = options
+    }
+}

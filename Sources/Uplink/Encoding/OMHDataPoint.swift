@@ -1,0 +1,87 @@
+/// An Open mHealth data point: the IEEE 1752 header plus a typed body.
+///
+/// Generic over the body so heart rate and RR interval share one header shape; field names are
+/// the schemas' snake_case names, spelled out in `CodingKeys` where Swift's differ.
+public struct OMHDataPoint<Body: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
+    /// Identity, schema, creation time and provenance.
+    public var header: OMHHeader
+    /// The measured value and when it applies.
+    public var body: Body
+
+    /// A data point from its parts.
+    public init(header: OMHHeader, body: Body) {
+        self.header = header
+        self.body = body
+    }
+}
+
+/// The IEEE 1752 `header-1.0` fields the gateway fills.
+public struct OMHHeader: Codable, Sendable, Equatable {
+    /// Lower-case UUID; equals the sample id so a re-sent point keeps its identity.
+    public var uuid: String
+    /// Which body schema this is (`omh:heart-rate:2.0`).
+    public var schemaID: OMHSchemaID
+    /// When the gateway created the point at the source: the capture time.
+    public var sourceCreationDateTime: String
+    /// Always `sensed` for strap readings.
+    public var modality: String
+    /// Manufacturer and model of the strap, when known.
+    public var externalDatasheets: [OMHDatasheet]?
+
+    /// A header from its parts.
+    public init(
+        uuid: String, schemaID: OMHSchemaID, sourceCreationDateTime: String,
+        modality: String = "sensed", externalDatasheets: [OMHDatasheet]? = nil
+    ) {
+        self.uuid = uuid
+        self.schemaID = schemaID
+        self.sourceCreationDateTime = sourceCreationDateTime
+        self.modality = modality
+        self.externalDatasheets = externalDatasheets
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case uuid
+        case schemaID = "schema_id"
+        case sourceCreationDateTime = "source_creation_date_time"
+        case modality
+        case externalDatasheets = "external_datasheets"
+    }
+}
+
+/// An OMH schema identifier (`namespace`, `name`, `version`).
+public struct OMHSchemaID: Codable, Sendable, Equatable {
+    /// `omh`.
+    public var namespace: String
+    /// `heart-rate` or `rr-interval`.
+    public var name: String
+    /// `2.0` or `1.0`.
+    public var version: String
+
+    /// The heart-rate 2.0 schema, the one JHE knows as `omh:heart-rate:2.0`.
+    public static let heartRate = OMHSchemaID(namespace: "omh", name: "heart-rate", version: "2.0")
+    /// The RR-interval 1.0 schema (`omh:rr-interval:1.0`).
+    public static let rrInterval = OMHSchemaID(namespace: "omh", name: "rr-interval", version: "1.0")
+
+    /// The FHIR coding code JHE registers for this schema, e.g. `omh:heart-rate:2.0`.
+    public var code: String { "\(namespace):\(name):\(version)" }
+}
+
+/// One `external_datasheets` entry: provenance of the reading (manufacturer, model).
+public struct OMHDatasheet: Codable, Sendable, Equatable {
+    /// `manufacturer` or `model`.
+    public var datasheetType: String
+    /// The manufacturer's or model's name.
+    public var datasheetReference: String
+
+    /// A datasheet entry from its parts.
+    public init(datasheetType: String, datasheetReference: String) {
+        self.datasheetType = datasheetType
+        self.datasheetReference = datasheetReference
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case datasheetType = "datasheet_type"
+        case datasheetReference = "datasheet_reference"
+    }
+}

@@ -1,0 +1,53 @@
+/// A JHE patient invitation, from the whole link (`https://app/invite?code=host%3A443_TOKEN`)
+/// or the bare code (`host:443_TOKEN`, encoded or not): the API host and the token.
+public struct InvitationCode: Sendable, Equatable {
+    /// `jhe.example.org` or `jhe.example.org:443`.
+    public let host: String
+    /// The invitation token (32 characters `[A-Za-z0-9]` on current JHE). Secret until redeemed.
+    public let token: String
+
+    /// Parses a link or a code: takes the `code` query parameter of a link, URL-decodes it and
+    /// splits at the **last** `_` (a token never contains one, a host may).
+    public init(parsing input: String) throws(UplinkError) {
+        let text = String(input.filter { !$0.isWhitespace })
+        var code = Substring(text)
+        if text.contains("://") || text.contains("?") {
+            guard let query = text.split(separator: "?", maxSplits: 1).dropFirst().first,
+                  let parameter = query.split(separator: "&").first(where: { $0.hasPrefix("code=") })
+            else {
+                throw UplinkError(.invalidInvitation, "the invitation link has no code= parameter; paste the whole link from the invitation, or just its code")
+            }
+            code = parameter.dropFirst("code=".count).split(separator: "#").first ?? ""
+        }
+        guard let decoded = FormEncoding.unescape(code) else {
+            throw UplinkError(.invalidInvitation, "the invitation code is not valid URL encoding; copy it again from the invitation")
+        }
+        if decoded.contains("~") {
+            throw UplinkError(.unsupportedInvitationFormat, "this invitation uses the host~client~code~verifier format of JHE v0.0.9–0.0.10, which this gateway does not support; ask for an invitation from a current JHE server")
+        }
+        guard let split = decoded.lastIndex(of: "_") else {
+            throw UplinkError(.invalidInvitation, "the invitation code has no '_' between host and token; expected HOST_TOKEN as in the invitation link (bare authorization codes of JHE v0.0.8 and older are not supported)")
+        }
+        let host = String(decoded[..<split])
+        let token = String(decoded[decoded.index(after: split)...])
+        guard !host.isEmpty, !host.contains("/") else {
+            throw UplinkError(.invalidInvitation, "the invitation code names no valid host before the '_'")
+        }
+        guard !token.isEmpty, token.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
+            throw UplinkError(.invalidInvitation, "the invitation token after the last '_' must be letters and digits (\(token.count) characters found)")
+        }
+        self.host = host
+        self.token = token
+    }
+
+    /// The API base URL the link implies: `https://host`, or `http://host` for a loopback host
+    /// (a local simulator or development server).
+    public var impliedBaseURL: String {
+        let hostOnly = host.hasPrefix("[") ? String(host.prefix { $0 != "]" }.dropFirst())
+            : String(host.split(separator: ":").first ?? "")
+        return (LoopbackHost.isLoopback(hostOnly) ? "http://" : "https://") + host
+    }
+
+    /// The PKCE `code_verifier` JHE expects: base64url of the token's UTF-8 bytes, no padding.
+    public var codeVerifier: String { Base64URL.encode(Array(token.utf8)) }
+}

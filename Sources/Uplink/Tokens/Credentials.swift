@@ -1,0 +1,66 @@
+/// Everything the gateway keeps to upload on behalf of its enrolment, stored in the state
+/// directory's `credentials.json` (mode 0600). Secrets are never printed: `description` redacts them.
+public struct Credentials: Codable, Sendable, Equatable, CustomStringConvertible {
+    /// How the tokens were obtained, and so how they are renewed.
+    public enum Kind: String, Codable, Sendable {
+        /// Patient invitation + PKCE: renewed with the rotating refresh token.
+        case patient
+        /// Practitioner API client: renewed by asking again with the same key.
+        case clientCredentials = "client-credentials"
+    }
+
+    /// Which grant.
+    public var kind: Kind
+    /// The server.
+    public var server: ServerAddress
+    /// The OAuth client id (patient enrolment; mandatory on refresh).
+    public var clientID: String?
+    /// The bearer token. Secret.
+    public var accessToken: String
+    /// The rotating refresh token (patient enrolment). Secret; dies on first reuse.
+    public var refreshToken: String?
+    /// `base64(client_id:secret)` (client credentials). Secret.
+    public var clientKey: String?
+    /// When the access token expires, seconds since 1970.
+    public var expiresAt: Int64
+    /// The enrolled patient (patient enrolment), the default subject of uploads.
+    public var patientID: String?
+    /// The JHE data source id sent as `Device/<id>`.
+    public var deviceID: String?
+    /// Set when the grant is lost (`invalid_grant`): uploads stop until `enroll` is run again.
+    public var reenrolmentRequired: String?
+
+    /// Credentials from their parts.
+    public init(
+        kind: Kind, server: ServerAddress, clientID: String?, accessToken: String, refreshToken: String?,
+        clientKey: String?, expiresAt: Int64, patientID: String?, deviceID: String?, reenrolmentRequired: String? = nil
+    ) {
+        self.kind = kind
+        self.server = server
+        self.clientID = clientID
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.clientKey = clientKey
+        self.expiresAt = expiresAt
+        self.patientID = patientID
+        self.deviceID = deviceID
+        self.reenrolmentRequired = reenrolmentRequired
+    }
+
+    public var description: String {
+        "Credentials(\(kind.rawValue), server: \(server.baseURL), patient: \(patientID ?? "-"), device: \(deviceID ?? "-"), expires: \(expiresAt), tokens: <redacted>)"
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case kind
+        case server
+        case clientID = "client_id"
+        case accessToken = "access_token"
+        case refreshToken = "refresh_token"
+        case clientKey = "client_key"
+        case expiresAt = "expires_at"
+        case patientID = "patient_id"
+        case deviceID = "device_id"
+        case reenrolmentRequired = "reenrolment_required"
+    }
+}

@@ -1,0 +1,141 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Owns the access token: hands it out, renews it before it expires or after a 401, and does so
+/// one renewal at a time however many uploads ask at once (a refresh token dies on first use,
+/// so two concurrent refreshes would lose the grant).
+///
+/// A renewed token pair is written to the credentials file **before** it is handed out. When the
+/// server answers `invalid_grant`, the credentials are marked "re-enrolment required" on disk,
+/// which stops uploads (samples keep buffering) until `edge-gateway enroll` runs again.
+public actor TokenManager {
+    private let store: any CredentialsPersistence
+    private let transport: any HTTPTransport
+    private let timeout: Duration
+    private let refreshMargin: Int64
+    private let now: @Sendable () -> Int64
+    private var credentials: Credentials?
+    /// A renewed pair the store could not yet persist: never handed out until it is saved.
+    private var unsaved: Credentials?
+    private var renewal: Task<Credentials, any Error>?
+    /// How many renewals reached the server (for tests and status).
+    public private(set) var renewalCount = 0
+
+    /// A manager over `store`; renews when fewer than `refreshMargin` seconds are left.
+    public init(
+        store: any CredentialsPersistence, transport: any HTTPTransport, timeout: Duration = .seconds(30),
+        refreshMargin: Int64 = 300, now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+    ) {
+        self.store = store
+        self.transport = transport
+        self.timeout = timeout
+        self.refreshMargin = refreshMargin
+        self.now = now
+    }
+
+    /// The current credentials: loaded from the store on first use, and read again while
+    /// re-enrolment is required, so that a running daemon picks up a new `enroll` at once.
+    public func current() throws(UplinkError) -> Credentials {
+        if let credentials, credentials.reenrolmentRequired == nil { return credentials }
+        guard let loaded = try store.load() ?? credentials else {
+            throw UplinkError(.notEnrolled, "this gateway is not enrolled; run `edge-gateway enroll LINK_OR_CODE` (or --client-credentials KEY --base-url URL)")
+        }
+        credentials = loaded
+        return loaded
+    }
+
+    /// A usable access token, renewed first if it expires within the margin.
+    public func accessToken() async throws(UplinkError) -> String {
+        try persistUnsaved()
+        let current = try current()
+        try Self.requireEnrolled(current)
+        if current.expiresAt - now() > refreshMargin { return current.accessToken }
+        return try await renew(replacing: current.accessToken).accessToken
+    }
+
+    /// Called after the server answered 401 to `rejected`: renews once, and callers that were
+    /// rejected with the same token share that one renewal.
+    public func tokenAfterUnauthorized(_ rejected: String) async throws(UplinkError) -> String {
+        try persistUnsaved()
+        let current = try current()
+        try Self.requireEnrolled(current)
+        if current.accessToken != rejected { return current.accessToken }
+        return try await renew(replacing: rejected).accessToken
+    }
+
+    private func renew(replacing token: String) async throws(UplinkError) -> Credentials {
+        if let renewal {
+            return try await Self.awaitRenewal(renewal)
+        }
+        let task = Task { try await self.performRenewal() }
+        renewal = task
+        defer { renewal = nil }
+        return try await Self.awaitRenewal(task)
+    }
+
+    private static func awaitRenewal(_ task: Task<Credentials, any Error>) async throws(UplinkError) -> Credentials {
+        do {
+            return try await task.value
+        } catch let error as UplinkError {
+            throw error
+        } catch {
+            throw UplinkError(.tokenRequestFailed, "token renewal failed: \(error)")
+        }
+    }
+
+    private func performRenewal() async throws -> Credentials {
+        var renewed = try current()
+        let endpoint = TokenEndpoint(server: renewed.server, transport: transport, timeout: timeout)
+        renewalCount += 1
+        let reply: TokenResponse
+        do {
+            switch renewed.kind {
+            case .patient:
+                guard let refreshToken = renewed.refreshToken, let clientID = renewed.clientID else {
+                    throw TokenEndpoint.Failure.invalidGrant
+                }
+                reply = try await endpoint.refresh(refreshToken: refreshToken, clientID: clientID)
+            case .clientCredentials:
+                guard let key = renewed.clientKey else { throw TokenEndpoint.Failure.invalidGrant }
+                reply = try await endpoint.clientCredentials(key: key)
+            }
+        } catch TokenEndpoint.Failure.invalidGrant {
+            throw markReenrolmentRequired(renewed)
+        } catch TokenEndpoint.Failure.other(let error) {
+            throw error
+        }
+        renewed.accessToken = reply.accessToken
+        renewed.refreshToken = reply.refreshToken ?? (renewed.kind == .patient ? nil : renewed.refreshToken)
+        renewed.expiresAt = now() + (reply.expiresIn ?? 3600)
+        credentials = renewed
+        unsaved = renewed
+        try persistUnsaved()
+        return renewed
+    }
+
+    private func persistUnsaved() throws(UplinkError) {
+        guard let pending = unsaved else { return }
+        try store.save(pending)
+        unsaved = nil
+    }
+
+    private func markReenrolmentRequired(_ stale: Credentials) -> UplinkError {
+        var marked = stale
+        let reason = "the server no longer accepts this gateway's grant (invalid_grant)"
+        marked.reenrolmentRequired = reason
+        credentials = marked
+        try? store.save(marked)
+        return Self.reenrolmentError(reason)
+    }
+
+    private static func requireEnrolled(_ credentials: Credentials) throws(UplinkError) {
+        if let reason = credentials.reenrolmentRequired { throw reenrolmentError(reason) }
+    }
+
+    private static func reenrolmentError(_ reason: String) -> UplinkError {
+        UplinkError(.reenrolmentRequired, "re-enrolment required: \(reason). Uploads are stopped and samples keep buffering; run `edge-gateway enroll` with a new invitation link")
+    }
+}

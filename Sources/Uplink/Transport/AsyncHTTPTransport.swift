@@ -1,0 +1,86 @@
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+import NIOSSL
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// `HTTPTransport` over swift-server/async-http-client.
+///
+/// Chosen over FoundationNetworking's `URLSession`, which on Linux cannot be given a custom CA
+/// (it only ever uses the system bundle), reports every TLS failure as code -1, and grew in
+/// memory per request. Here: system trust store plus an optional `ca_file`, certificate
+/// verification always on, proxy from `https_proxy`/`http_proxy`/`no_proxy`, per-request deadline.
+public final class AsyncHTTPTransport: HTTPTransport {
+    private let client: HTTPClient
+    /// The largest reply body read (JHE replies are small; this bounds memory on a bad server).
+    private let maximumBodyBytes = 16 * 1024 * 1024
+
+    /// A transport; `caFile` adds a PEM trust root to the system ones; `targetHost` (the API
+    /// host, when known) decides whether `no_proxy` applies. A connection that fails (refused,
+    /// TLS handshake) is retried by async-http-client until `connectTimeout`.
+    public init(caFile: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
+                targetHost: String? = nil, connectTimeout: Duration = .seconds(15)) throws(UplinkError) {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.certificateVerification = .fullVerification
+        if let caFile {
+            do {
+                _ = try NIOSSLCertificate.fromPEMFile(caFile)
+            } catch {
+                throw UplinkError(.invalidCAFile, "ca_file \(caFile) could not be read as PEM certificates (\(error)); fix the path or the file")
+            }
+            tls.additionalTrustRoots = [.file(caFile)]
+        }
+        var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
+        configuration.timeout = .init(connect: .nanoseconds(connectTimeout.nanoseconds), read: .seconds(60))
+        configuration.proxy = ProxySetting(environment: environment).proxy(forHost: targetHost)
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    /// Closes the connection pool; call once when done.
+    public func shutdown() async {
+        try? await client.shutdown()
+    }
+
+    public func send(_ request: TransportRequest, timeout: Duration) async throws(UplinkError) -> TransportResponse {
+        var outgoing = HTTPClientRequest(url: request.url)
+        outgoing.method = HTTPMethod(rawValue: request.method)
+        for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
+        if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
+        let host = URLParts(request.url)?.host ?? "the server"
+        do {
+            let response = try await client.execute(outgoing, timeout: .nanoseconds(timeout.nanoseconds))
+            let body = try await response.body.collect(upTo: maximumBodyBytes)
+            return TransportResponse(
+                status: Int(response.status.code),
+                headers: response.headers.map { ($0.name, $0.value) },
+                body: Data(body.readableBytesView))
+        } catch let error as HTTPClientError where Self.isTimeout(error) {
+            throw UplinkError(.timedOut, "no reply from \(host) within \(timeout) (\(error)); the network or server is slow, it will be retried")
+        } catch {
+            throw UplinkError(.connectionFailed, "could not talk to \(host): \(Self.describe(error)); check the network, the URL and TLS trust (ca_file)")
+        }
+    }
+
+    private static func isTimeout(_ error: HTTPClientError) -> Bool {
+        [.deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout].contains(error)
+    }
+
+    /// AHC's and NIO's error descriptions name the failure (refused, reset, certificate) and never
+    /// carry request headers or bodies, so they are safe to show.
+    private static func describe(_ error: any Error) -> String {
+        String(describing: error)
+    }
+}
+
+extension Duration {
+    /// Whole nanoseconds (saturating), for APIs that want an integer.
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds.multipliedReportingOverflow(by: 1_000_000_000).overflow
+            ? .max : seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,37 @@
+/// Where the JHE server is: its base URL (scheme, host, port, no trailing slash) and the FHIR
+/// base path (`/FHIR/R5/` on current JHE, `/fhir/r5/` on v0.0.11 and older).
+public struct ServerAddress: Codable, Sendable, Equatable {
+    /// e.g. `https://jhe.example.org` or `http://127.0.0.1:8000`.
+    public let baseURL: String
+    /// e.g. `/FHIR/R5/`.
+    public let fhirBasePath: String
+
+    /// Validates `baseURL`: an absolute `https://` URL, or `http://` to a loopback host only.
+    public init(baseURL: String, fhirBasePath: String = "/FHIR/R5/") throws(UplinkError) {
+        var trimmed = baseURL
+        while trimmed.hasSuffix("/") { trimmed.removeLast() }
+        guard let parts = URLParts(trimmed), parts.path.isEmpty || !parts.path.contains("?") else {
+            throw UplinkError(.invalidBaseURL, "base URL '\(baseURL)' is not an absolute http(s) URL such as https://jhe.example.org")
+        }
+        if parts.scheme == "http" && !LoopbackHost.isLoopback(parts.host) {
+            throw UplinkError(.insecureURL, "base URL '\(baseURL)' uses plain http:// to a non-loopback host; tokens and health data must go over https://")
+        }
+        self.baseURL = trimmed
+        self.fhirBasePath = "/" + fhirBasePath.split(separator: "/").joined(separator: "/") + "/"
+    }
+
+    /// The host (and port) part, for messages.
+    public var host: String {
+        guard let parts = URLParts(baseURL) else { return baseURL }
+        return parts.port.map { "\(parts.host):\($0)" } ?? parts.host
+    }
+
+    /// The host name alone (no port), e.g. to decide whether a proxy applies.
+    public var hostName: String { URLParts(baseURL)?.host ?? baseURL }
+
+    /// `baseURL` + `path` (which starts with `/`).
+    public func url(_ path: String) -> String { baseURL + path }
+
+    /// The batch endpoint, `…/FHIR/R5/`.
+    public var fhirBatchURL: String { baseURL + fhirBasePath }
+}

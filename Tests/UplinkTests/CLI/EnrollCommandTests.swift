@@ -1,0 +1,88 @@
+import Foundation
+import GatewayTestSupport
+import JHESimulator
+import Testing
+
+/// `edge-gateway jhe-simulator` and `edge-gateway enroll` as real processes, as a technician runs them.
+@Suite("Uplink CLI: jhe-simulator and enroll")
+struct EnrollCommandTests {
+    /// Starts `edge-gateway jhe-simulator --port 0` and waits (generously) for its invitation line.
+    func startSimulatorProcess(output: URL) throws -> (Process, String) {
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        let process = Process()
+        process.executableURL = GatewayProcess.productsDirectory.appendingPathComponent("edge-gateway")
+        process.arguments = ["jhe-simulator", "--port", "0"]
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("invitation link: ") }) {
+                return (process, String(line.dropFirst("invitation link: ".count)))
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        kill(process.processIdentifier, SIGKILL)
+        throw SimulatorDidNotStart()
+    }
+
+    struct SimulatorDidNotStart: Error {}
+
+    @Test("`enroll <printed link>` against `edge-gateway jhe-simulator` enrols and prints patient, device and expiry")
+    func enrollPrintedLink() async throws {
+        let scratch = try SchemaValidator.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let (simulator, link) = try startSimulatorProcess(output: scratch.appendingPathComponent("simulator.out"))
+        defer {
+            kill(simulator.processIdentifier, SIGKILL)
+            simulator.waitUntilExit()
+        }
+        #expect(link.contains("/invite?code=127.0.0.1%3A"))
+        let state = scratch.appendingPathComponent("state").path
+        let enrolled = try await GatewayProcess.run(["enroll", link, "--state-dir", state])
+        #expect(enrolled.status == 0, "\(enrolled.standardError)")
+        #expect(enrolled.outputLines.contains("patient id: \(JHESimulator.defaultPatientID)"))
+        #expect(enrolled.outputLines.contains("device id: \(JHESimulator.defaultDeviceID)"))
+        #expect(enrolled.outputLines.contains { $0.hasPrefix("token expires: ") })
+        let credentials = try String(contentsOfFile: state + "/credentials.json", encoding: .utf8)
+        let token = try #require((try JSONSerialization.jsonObject(with: Data(credentials.utf8)) as? [String: Any])?["access_token"] as? String)
+        #expect(!enrolled.standardOutput.contains(token) && !enrolled.standardError.contains(token))
+
+        let status = try await GatewayProcess.run(["enroll", "--status", "--state-dir", state])
+        #expect(status.status == 0)
+        #expect(status.outputLines.contains("state: ok"))
+    }
+
+    @Test("bad input gets a specific message and exit 65 (link) or 64 (usage); not enrolled → exit 1")
+    func badInput() async throws {
+        let state = try SchemaValidator.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let noCode = try await GatewayProcess.run(["enroll", "https://app.example/invite?x=1", "--state-dir", state.path])
+        #expect(noCode.status == 65 && noCode.standardError.contains("uplink.invalid-invitation"))
+        let insecure = try await GatewayProcess.run(["enroll", "jhe.example.org_abc", "--base-url", "http://jhe.example.org", "--state-dir", state.path])
+        #expect(insecure.status == 65 && insecure.standardError.contains("uplink.insecure-url"))
+        let both = try await GatewayProcess.run(["enroll", "--status", "--client-credentials", "k", "--state-dir", state.path])
+        #expect(both.status == 64)
+        let notEnrolled = try await GatewayProcess.run(["enroll", "--status", "--state-dir", state.path])
+        #expect(notEnrolled.status == 1 && notEnrolled.standardOutput.contains("not enrolled"))
+    }
+
+    @Test("`enroll --client-credentials -` reads the key from standard input and enrols a clinic gateway")
+    func clientCredentialsFromStandardInput() async throws {
+        let state = try SchemaValidator.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: state) }
+        let simulator = JHESimulator()
+        let baseURL = try await simulator.start()
+        let key = await simulator.createPractitionerClient()
+        let result = try await GatewayProcess.run(
+            ["enroll", "--client-credentials", "-", "--base-url", baseURL, "--device", "70001", "--state-dir", state.path],
+            standardInput: key + "\n")
+        await simulator.stop()
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.outputLines.contains("kind: client-credentials"))
+        #expect(result.outputLines.contains("device id: 70001"))
+        #expect(result.outputLines.contains("fhir endpoint: \(baseURL)/FHIR/R5/"))
+        #expect(!result.standardOutput.contains(key))
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import Testing
+@testable import Uplink
+
+@Suite("Uplink transport configuration")
+struct TransportConfigurationTests {
+    @Test("proxy from https_proxy/HTTP_PROXY, never for loopback or no_proxy hosts")
+    func proxy() {
+        let setting = ProxySetting(environment: ["HTTPS_PROXY": "http://proxy.example:3128", "no_proxy": ".internal.example,jhe.local"])
+        #expect(setting.proxy(forHost: "jhe.example.org") != nil)
+        #expect(setting.proxy(forHost: "127.0.0.1") == nil)
+        #expect(setting.proxy(forHost: "localhost") == nil)
+        #expect(setting.proxy(forHost: "api.internal.example") == nil)
+        #expect(setting.proxy(forHost: "jhe.local") == nil)
+        #expect(ProxySetting(environment: [:]).proxy(forHost: "jhe.example.org") == nil)
+        #expect(ProxySetting(environment: ["http_proxy": "not a url"]).proxy(forHost: "jhe.example.org") == nil)
+    }
+
+    @Test("a ca_file that is not PEM is refused with a typed error naming it; a real PEM is accepted")
+    func caFile() async throws {
+        #expect { try AsyncHTTPTransport(caFile: "/nonexistent/ca.pem") } throws: {
+            ($0 as? UplinkError)?.code == .invalidCAFile && "\($0)".contains("/nonexistent/ca.pem")
+        }
+        let directory = try SchemaValidator.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pem = directory.appendingPathComponent("ca.pem")
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        openssl.arguments = ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=test-ca",
+                             "-keyout", directory.appendingPathComponent("key.pem").path, "-out", pem.path]
+        openssl.standardOutput = FileHandle.nullDevice
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        try #require(openssl.terminationStatus == 0, "openssl is needed to make a test CA")
+        let transport = try AsyncHTTPTransport(caFile: pem.path)
+        await transport.shutdown()
+    }
+}
