@@ -14,6 +14,6 @@ struct EdgeGatewayCommand: AsyncParsableCommand {
               edge-gateway decode 10:4e:d2:02:c8:02
             """,
         version: "0.1.0",
-        subcommands: [DecodeCommand.self]
+        subcommands: [DecodeCommand.self, QueueCommand.self]
     )
 }
