@@ -96,6 +96,15 @@ public final class OfflineQueue: Sendable {
         try await reading { db in try QueueReport.records(db, after: id, limit: limit) }
     }
 
+    /// Runs `sql` on the writer's connection and returns the first column of each row as text:
+    /// how tests check per-connection settings (`PRAGMA synchronous`) or shrink the file's
+    /// limit (`PRAGMA max_page_count`) to make the disk look full.
+    func onWriterConnection(_ sql: String) async throws -> [String] {
+        try await consuming { writer in
+            try writer.pool.writeWithoutTransaction { db in try String.fetchAll(db, sql: sql) }
+        }
+    }
+
     private func consuming<T: Sendable>(_ operation: @Sendable (isolated QueueWriter) throws -> T) async throws -> T {
         do {
             return try await operation(writer)
