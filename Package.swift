@@ -50,7 +50,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EdgeGatewayTests",
-            dependencies: ["EdgeGateway", "GATTHeartRate", "GatewayTestSupport"]
+            dependencies: ["EdgeGateway", "GATTHeartRate", "GatewayTestSupport", "OfflineQueue"]
         ),
     ]
 )

@@ -41,8 +41,16 @@ public final class KillableProcess: Sendable {
         for await _ in exited {}
     }
 
-    /// The child's exit status (valid after it exited).
-    public var status: Int32 { process.terminationStatus }
+    /// Whether the child ended by a signal (our SIGKILL) rather than by exiting on its own.
+    public var wasKilled: Bool { process.terminationReason == .uncaughtSignal }
+
+    /// Whether the child has written anything to standard output yet.
+    public var hasOutput: Bool {
+        ((try? FileManager.default.attributesOfItem(atPath: outputPath)[.size] as? Int) ?? 0) > 0
+    }
+
+    /// Whether the child is still running.
+    public var isRunning: Bool { process.isRunning }
 
     /// The complete lines the child wrote so far (a line cut by the kill is left out).
     public func outputLines() throws -> [Substring] {

@@ -1,4 +1,5 @@
 import Foundation
+import GatewayTestSupport
 import Testing
 @testable import OfflineQueue
 
@@ -85,17 +86,5 @@ struct AppendLeaseAckTests {
         let reopened = try fixture.open()
         #expect(try await reopened.records(after: 0, limit: 10).map(\.text) == ["kept"])
         try await reopened.close()
-    }
-}
-
-/// Polls `condition` until it holds, failing after a generous deadline (loaded CI machines).
-func waitUntil(timeout: Duration = .seconds(30), _ condition: () async throws -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while try await !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("condition not met within \(timeout)")
-            return
-        }
-        try await Task.sleep(for: .milliseconds(10))
     }
 }

@@ -1,3 +1,4 @@
+import GatewayTestSupport
 import Testing
 @testable import OfflineQueue
 
