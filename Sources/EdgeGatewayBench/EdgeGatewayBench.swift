@@ -8,6 +8,7 @@ import Glibc
 enum EdgeGatewayBench {
     static let benchmarks: [(name: String, run: @Sendable () -> Void)] = [
         ("decode", DecodeBenchmark.run),
+        ("queue", QueueBenchmark.run),
     ]
 
     static func main() {

@@ -21,8 +21,7 @@ public final class OfflineQueue: Sendable {
     /// Opens the queue at `path`. With `.owner` it is created if missing, checked, and replaced
     /// (see ``recovery``) if damaged; with `.attach` it must exist and is used as it is.
     public init(path: String, access: QueueAccess = .owner, configuration: QueueConfiguration = QueueConfiguration()) throws {
-        let (pool, recovery) = try QueueDatabase.open(
-            path: path, access: access, clock: configuration.clock, logger: configuration.logger)
+        let (pool, recovery) = try QueueDatabase.open(path: path, access: access, configuration: configuration)
         self.path = path
         self.recovery = recovery
         self.pool = pool

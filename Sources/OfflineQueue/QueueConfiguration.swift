@@ -19,6 +19,11 @@ public struct QueueConfiguration: Sendable {
     public var maxUnflushedRecords = 100_000
     /// How often a commit is retried while the disk is full.
     public var storageRetryInterval: Duration = .seconds(5)
+    /// SQLite page size for a newly created file (existing files keep theirs). Every group
+    /// commit rewrites the last table page, the last index page and a parent page in the WAL,
+    /// so small pages mean fewer bytes written per small commit: at 10 records per commit,
+    /// 1024-byte pages write ~1.9 KB per record to storage, 4096-byte pages ~3 KB (benchmark).
+    public var pageSize = 1024
     /// Source of wall-clock time for leases, ages and dead letters.
     public var clock: any QueueClock = SystemQueueClock()
     /// Where the queue reports evictions, recoveries and storage faults.

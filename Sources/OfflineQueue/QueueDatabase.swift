@@ -5,19 +5,16 @@ import Logging
 /// Opens the SQLite file behind a queue: pragmas for durability and low write amplification,
 /// the integrity check, migrations, and the move-aside recovery of a damaged file.
 enum QueueDatabase {
-    /// Small pages keep the bytes written per small group commit low (each commit rewrites at
-    /// least one table and one index page in the WAL). Applies to newly created files only.
-    static let pageSize = 4096
-    /// Checkpoint after this many WAL pages: larger means each hot page is copied back to the
-    /// database fewer times per record.
-    static let autocheckpointPages = 1000
+    /// Checkpoint when the WAL holds about this many bytes: larger means each hot page is
+    /// copied back to the database fewer times per record.
+    static let autocheckpointBytes = 4 << 20
     /// After a checkpoint, a WAL larger than this is truncated; below it the file is reused in
     /// place, which avoids re-allocating blocks on an SD card.
     static let journalSizeLimit = 8 << 20
 
     /// Opens (and for `.owner`, checks and if need be replaces) the file at `path`.
     static func open(
-        path: String, access: QueueAccess, clock: any QueueClock, logger: Logger
+        path: String, access: QueueAccess, configuration: QueueConfiguration
     ) throws -> (DatabasePool, RecoveryReport?) {
         switch access {
         case .attach:
@@ -25,7 +22,7 @@ enum QueueDatabase {
                 throw QueueError(.missing, "no queue at \(path); check --state-dir (the daemon creates the queue when it first starts)")
             }
             do {
-                return (try openPrepared(path: path, check: false), nil)
+                return (try openPrepared(path: path, pageSize: configuration.pageSize, check: false), nil)
             } catch {
                 throw QueueError(.corrupt, "cannot use the queue \(path): \(error); the daemon moves a damaged queue aside when it next starts")
             }
@@ -38,12 +35,12 @@ enum QueueDatabase {
             }
             let existed = FileManager.default.fileExists(atPath: path)
             do {
-                return (try openPrepared(path: path, check: true), nil)
+                return (try openPrepared(path: path, pageSize: configuration.pageSize, check: true), nil)
             } catch where existed && isDamage(error) {
-                let report = try moveAside(path: path, reason: "\(error)", clock: clock)
-                logger.critical("queue file replaced", metadata: ["reason": "\(report.reason)", "moved_to": "\(report.movedAsidePaths)"])
+                let report = try moveAside(path: path, reason: "\(error)", clock: configuration.clock)
+                configuration.logger.critical("queue file replaced", metadata: ["reason": "\(report.reason)", "moved_to": "\(report.movedAsidePaths)"])
                 do {
-                    return (try openPrepared(path: path, check: true), report)
+                    return (try openPrepared(path: path, pageSize: configuration.pageSize, check: true), report)
                 } catch {
                     throw QueueError(.openFailed, "cannot create a fresh queue at \(path) after moving a damaged one aside: \(error)")
                 }
@@ -54,7 +51,7 @@ enum QueueDatabase {
     }
 
     /// Opens the pool, sets the writer pragmas, optionally runs `quick_check`, and migrates.
-    private static func openPrepared(path: String, check: Bool) throws -> DatabasePool {
+    private static func openPrepared(path: String, pageSize: Int, check: Bool) throws -> DatabasePool {
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
         configuration.maximumReaderCount = 2
@@ -68,7 +65,7 @@ enum QueueDatabase {
                 // survive power loss, which is what "accepted" promises.
                 try db.execute(sql: """
                     PRAGMA synchronous = FULL;
-                    PRAGMA wal_autocheckpoint = \(autocheckpointPages);
+                    PRAGMA wal_autocheckpoint = \(autocheckpointBytes / pageSize);
                     PRAGMA journal_size_limit = \(journalSizeLimit);
                     """)
                 if check {

@@ -38,8 +38,8 @@ struct CorruptFileRecoveryTests {
         try await queue.append(contentsOf: (0..<2000).map { fixture.record(String(repeating: "x", count: 100) + "\($0)") })
         try await queue.close()
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: fixture.path))
-        try handle.seek(toOffset: UInt64(QueueDatabase.pageSize * 3))
-        try handle.write(contentsOf: Data(repeating: 0xA5, count: QueueDatabase.pageSize * 4))
+        try handle.seek(toOffset: UInt64(fixture.configuration.pageSize * 3))
+        try handle.write(contentsOf: Data(repeating: 0xA5, count: fixture.configuration.pageSize * 4))
         try handle.close()
 
         queue = try fixture.open()

@@ -11,7 +11,7 @@ struct DurabilitySettingsTests {
         let queue = try fixture.open()
         #expect(try await queue.onWriterConnection("PRAGMA synchronous") == ["2"])
         #expect(try await queue.onWriterConnection("PRAGMA journal_mode") == ["wal"])
-        #expect(try await queue.onWriterConnection("PRAGMA page_size") == ["\(QueueDatabase.pageSize)"])
+        #expect(try await queue.onWriterConnection("PRAGMA page_size") == ["\(fixture.configuration.pageSize)"])
         try await queue.close()
 
         let attached = try fixture.open(.attach)
