@@ -83,14 +83,16 @@ enum QueueBenchmark {
         }
     }
 
-    /// Builds a backlog, then times lease(100) + ack of the leased ids.
+    /// Builds a backlog (commits of up to 10 000 records), then times lease(100) + ack of the leased ids, refilling after each cycle (untimed).
     static func leaseAndAck(backlog: Int) async throws {
         let small = Data(repeating: 0x61, count: 64)
-        try await withScratchQueue(commitMax: 10_000) { queue, path in
+        let chunk = min(10_000, backlog)
+        // commit_max 100: a 100-record refill commits at once, and so does each bigger chunk.
+        try await withScratchQueue(commitMax: 100) { queue, path in
             let buildStart = ContinuousClock.now
             var built = 0
             while built < backlog {
-                let count = min(10_000, backlog - built)
+                let count = min(chunk, backlog - built)
                 try await queue.append(contentsOf: (0..<count).map { index in
                     NewRecord(payload: small, stream: "s\(index % 10)", captureTime: now0 + Int64(built + index), version: 1)
                 })
@@ -99,11 +101,15 @@ enum QueueBenchmark {
             let buildSeconds = seconds(ContinuousClock.now - buildStart)
             let cycles = 300
             var elapsed: [Double] = []
-            for _ in 0..<cycles {
+            for cycle in 0..<cycles {
                 let start = ContinuousClock.now
                 let lease = try await queue.lease(max: 100)
                 try await queue.ack(lease.ids)
                 elapsed.append(seconds(ContinuousClock.now - start))
+                // Untimed refill, so every cycle leases from a backlog of the stated size.
+                try await queue.append(contentsOf: lease.records.indices.map { index in
+                    NewRecord(payload: small, stream: "s\(index % 10)", captureTime: now0 + Int64(backlog + cycle * 100 + index), version: 1)
+                })
             }
             elapsed.sort()
             let mean = elapsed.reduce(0, +) / Double(cycles)

@@ -18,11 +18,13 @@ struct LiveTotals: Equatable {
         return LiveTotals(count: row?[0] ?? 0, bytes: row?[1] ?? 0, dataVersion: version)
     }
 
-    /// Recounts if another connection committed since the last look. Call inside a write
-    /// transaction so the count matches what the transaction sees.
-    mutating func refreshIfChanged(_ db: Database) throws {
+    /// Recounts if another connection committed since the last look, and says whether it did.
+    /// Call inside a write transaction so the count matches what the transaction sees.
+    mutating func refreshIfChanged(_ db: Database) throws -> Bool {
         let version = try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
-        if version != dataVersion { self = try Self.load(db) }
+        guard version != dataVersion else { return false }
+        self = try Self.load(db)
+        return true
     }
 
     /// Accounts for records added (positive) or removed (negative).

@@ -3,7 +3,7 @@ import GRDB
 /// The consumer side of the writer: leases, acknowledgements and the dead-letter table.
 extension QueueWriter {
     /// Returns lapsed leases to pending, then leases up to `max` pending records in capture order.
-    func lease(max: Int) throws -> Lease {
+    func lease(max limit: Int) throws -> Lease {
         let now = configuration.clock.nanosecondsSince1970()
         let expiry = now + Self.nanoseconds(configuration.leaseDuration)
         return try transaction { db, _, _ in
@@ -13,7 +13,7 @@ extension QueueWriter {
             let records = try Row.fetchAll(db, sql: """
                 SELECT \(QueuedRecord.columns) FROM records WHERE state = ?
                 ORDER BY capture_time, id LIMIT ?
-                """, arguments: [QueueSchema.pending, max]).map(QueuedRecord.init(row:))
+                """, arguments: [QueueSchema.pending, Swift.max(0, limit)]).map(QueuedRecord.init(row:))
             _ = try RecordIDs.fetch(
                 "UPDATE records SET state = ?, lease_expiry = ? WHERE id IN (?IDS?) RETURNING id",
                 leading: [QueueSchema.leased, expiry], ids: records.map(\.id), in: db)

@@ -85,8 +85,9 @@ actor QueueWriter {
             var result: T?
             try db.inTransaction(.immediate) {
                 var currentTotals = try newTotals ?? LiveTotals.load(db)
-                try currentTotals.refreshIfChanged(db)
-                var currentAllocator = try newAllocator ?? IDAllocator.load(db)
+                let foreignChange = try currentTotals.refreshIfChanged(db)
+                // After another process wrote, restart from its reservation so ids stay unique.
+                var currentAllocator = try (foreignChange ? nil : newAllocator) ?? IDAllocator.load(db)
                 result = try body(db, &currentTotals, &currentAllocator)
                 newTotals = currentTotals
                 newAllocator = currentAllocator
