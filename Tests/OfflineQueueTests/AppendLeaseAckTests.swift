@@ -71,6 +71,24 @@ struct AppendLeaseAckTests {
         try await queue.close()
     }
 
+    @Test("two writers on one file (say a tool next to the daemon) never hand out the same id")
+    func idsUniqueAcrossWriters() async throws {
+        let fixture = try QueueFixture()
+        defer { fixture.directory.remove() }
+        let first = try fixture.open()
+        let second = try fixture.open(.attach)
+        var ids = try await first.append(contentsOf: [fixture.record("1a"), fixture.record("1b")])
+        ids += try await second.append(contentsOf: [fixture.record("2a"), fixture.record("2b")])
+        // Enough to run past the first writer's reserved block into the second one's.
+        let many = (0...Int(IDAllocator.blockSize)).map { fixture.record("1-\($0)") }
+        ids += try await first.append(contentsOf: many)
+        ids += try await second.append(contentsOf: [fixture.record("2c")])
+        #expect(Set(ids).count == many.count + 5)
+        #expect(try await first.stats().pending == many.count + 5)
+        try await second.close()
+        try await first.close()
+    }
+
     @Test("records appended and flushed survive closing and reopening")
     func survivesReopen() async throws {
         var fixture = try QueueFixture()
