@@ -50,6 +50,18 @@ struct QueueCommandTests {
         try await queue.close()
     }
 
+    @Test("stats without --json prints one labelled line per figure")
+    func statsHuman() async throws {
+        let (directory, queue, _) = try await Self.ownedQueue(samples: 2)
+        defer { directory.remove() }
+        let result = try await GatewayProcess.run(["queue", "stats", "--state-dir", directory.path])
+        #expect(result.status == 0)
+        #expect(result.outputLines.map { $0.split(separator: " ").first.map(String.init) ?? "" }
+            == ["pending", "leased", "dead", "evicted", "oldest", "database"])
+        #expect(result.outputLines[0] == "pending              2")
+        try await queue.close()
+    }
+
     @Test("dead lists reasons; retry-dead --reason moves only the matching ones back")
     func deadAndRetry() async throws {
         let (directory, queue, ids) = try await Self.ownedQueue(samples: 3)
