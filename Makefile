@@ -5,7 +5,7 @@ SWIFT        ?= swift
 FUZZ_SECONDS ?= 600
 FUZZ_CORPUS  ?= .build-fuzz/corpus
 
-.PHONY: all deps pydeps build test demo fuzz fuzz-smoke bench clean
+.PHONY: all deps pydeps build test soak demo fuzz fuzz-smoke bench clean
 
 all: build
 
@@ -25,6 +25,11 @@ test: deps pydeps
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20
 	scripts/run-tests.sh
+
+## soak: the queue's kill -9 crash-consistency test with many more cycles (SOAK_CYCLES).
+SOAK_CYCLES ?= 1000
+soak: deps
+	QUEUE_KILL_CYCLES=$(SOAK_CYCLES) $(SWIFT) test --filter OfflineQueueCrashConsistency
 
 ## demo: the main job on simulated input. Until the daemon exists: decode real strap frames.
 demo: deps

@@ -10,18 +10,17 @@ let package = Package(
         .executable(name: "edge-gateway", targets: ["EdgeGateway"]),
         .executable(name: "edge-gateway-bench", targets: ["EdgeGatewayBench"]),
         .library(name: "GATTHeartRate", targets: ["GATTHeartRate"]),
-        .library(name: "Uplink", targets: ["Uplink"]),
-        .library(name: "JHESimulator", targets: ["JHESimulator"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
@@ -30,6 +29,13 @@ let package = Package(
         .target(name: "BlueZ", dependencies: ["CBlueZ"]),
         .systemLibrary(name: "CLinux"),
         .target(name: "BlueZSimulator", dependencies: ["BlueZ", "GATTHeartRate"]),
+        .target(
+            name: "OfflineQueue",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "Uplink",
             dependencies: [
@@ -60,6 +66,7 @@ let package = Package(
                 "BlueZ",
                 "BlueZSimulator",
                 "CLinux",
+                "OfflineQueue",
                 "Uplink",
                 "JHESimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -67,7 +74,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "EdgeGatewayBench",
-            dependencies: ["GATTHeartRate", "BlueZ", "BlueZSimulator", "CLinux", "Uplink", "JHESimulator"]
+            dependencies: ["GATTHeartRate", "BlueZ", "BlueZSimulator", "CLinux", "OfflineQueue", "Uplink", "JHESimulator"]
         ),
         .target(name: "GatewayTestSupport", dependencies: ["GATTHeartRate"], path: "Tests/GatewayTestSupport"),
         .testTarget(
@@ -79,11 +86,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "BlueZSimulator", "GatewayTestSupport"]),
-        .testTarget(
-            name: "EdgeGatewayTests",
-            dependencies: ["EdgeGateway", "GATTHeartRate", "BlueZ", "BlueZSimulator", "GatewayTestSupport"],
-            exclude: ["Fixtures"]
-        ),
+        .testTarget(name: "OfflineQueueTests", dependencies: ["OfflineQueue", "GatewayTestSupport"]),
         .testTarget(
             name: "UplinkTests",
             dependencies: ["Uplink", "JHESimulator", "GATTHeartRate", "GatewayTestSupport"],
@@ -95,6 +98,11 @@ let package = Package(
                 "JHESimulator", "GatewayTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
+        ),
+        .testTarget(
+            name: "EdgeGatewayTests",
+            dependencies: ["EdgeGateway", "GATTHeartRate", "BlueZ", "BlueZSimulator", "OfflineQueue", "GatewayTestSupport"],
+            exclude: ["Fixtures"]
         ),
     ]
 )

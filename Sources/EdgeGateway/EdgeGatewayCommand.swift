@@ -14,6 +14,8 @@ struct EdgeGatewayCommand: AsyncParsableCommand {
               edge-gateway decode 10:4e:d2:02:c8:02
             """,
         version: "0.1.0",
-        subcommands: [DecodeCommand.self, SimulateCommand.self, EnrollCommand.self, JHESimulatorCommand.self]
+        subcommands: [
+            DecodeCommand.self, SimulateCommand.self, QueueCommand.self, EnrollCommand.self, JHESimulatorCommand.self,
+        ]
     )
 }

@@ -11,6 +11,7 @@ enum EdgeGatewayBench {
         ("notify", NotifyBenchmark.run),
         ("dbus", DBusCallBenchmark.run),
         ("uplink", UplinkBenchmark.run),
+        ("queue", QueueBenchmark.run),
     ]
 
     static func main() async {

@@ -54,7 +54,7 @@ struct EnrollCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = CredentialsFileStore(directory: stateDirectory.path)
+        let store = CredentialsFileStore(directory: stateDirectory.directory)
         if status {
             return try showStatus(store)
         }

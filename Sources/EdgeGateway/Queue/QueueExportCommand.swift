@@ -1,0 +1,49 @@
+import ArgumentParser
+import OfflineQueue
+
+/// `edge-gateway queue export`: the samples still on the gateway, for a technician or a study
+/// coordinator, without disturbing the uploader (it only reads).
+struct QueueExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Print the queued (pending and leased) heart-rate samples as JSON lines or CSV.",
+        discussion: """
+            Columns / keys, in acceptance order: \(ExportRow.columns.joined(separator: ", ")). \
+            Records that are not heart-rate samples are reported on standard error and make the \
+            exit status 65; the others are still printed.
+            """
+    )
+
+    /// Output formats.
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case jsonl, csv
+    }
+
+    @OptionGroup var state: StateDirectoryOption
+
+    @Option(name: .long, help: "jsonl (one JSON object per line) or csv (with a header line).")
+    var format: Format = .jsonl
+
+    func run() async throws {
+        var undecodable = 0
+        try await QueueFailure.run(try state.attachQueue()) { queue in
+            if format == .csv { StandardOutput.writeLine(ExportRow.csvHeader) }
+            var after: Int64 = 0
+            while true {
+                let page = try await queue.records(after: after, limit: 1000)
+                guard let last = page.last else { break }
+                after = last.id
+                for record in page {
+                    do throws(SampleRecord.DecodingFailure) {
+                        let row = ExportRow(record: record, sample: try SampleRecord.sample(from: record))
+                        StandardOutput.writeLine(format == .csv ? row.csvLine : row.jsonLine)
+                    } catch {
+                        undecodable += 1
+                        QueueFailure.report("\(error.message) [\(error.code)]")
+                    }
+                }
+            }
+        }
+        if undecodable > 0 { throw ExitStatus.dataError }
+    }
+}

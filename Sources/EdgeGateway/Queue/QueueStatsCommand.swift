@@ -1,0 +1,61 @@
+import ArgumentParser
+import OfflineQueue
+
+/// `edge-gateway queue stats`: how much waits, how old it is, what was lost to the bounds.
+struct QueueStatsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stats",
+        abstract: "Print pending, leased, dead and evicted counts, the oldest pending age and the file size.",
+        discussion: """
+            --json prints one object: {"pending":N,"leased":N,"dead":N,"evicted":N,\
+            "oldest_pending_age_s":SECONDS or null,"db_bytes":N,"evicted_by_stream":{...}}
+            """
+    )
+
+    @OptionGroup var state: StateDirectoryOption
+
+    @Flag(name: .long, help: "Print one JSON object.")
+    var json = false
+
+    func run() async throws {
+        try await QueueFailure.run(try state.attachQueue()) { queue in
+            let stats = try await queue.stats()
+            StandardOutput.writeLine(json ? Self.jsonLine(stats) : Self.humanText(stats))
+        }
+    }
+
+    static func jsonLine(_ stats: QueueStats) -> String {
+        var line = JSONLine()
+        line.add("pending", .integer(stats.pending))
+        line.add("leased", .integer(stats.leased))
+        line.add("dead", .integer(stats.dead))
+        line.add("evicted", .integer(stats.evicted))
+        line.add("oldest_pending_age_s", stats.oldestPendingAgeNanoseconds.map { .number(seconds($0)) } ?? .null)
+        line.add("db_bytes", .integer(Int(stats.databaseBytes)))
+        var byStream = JSONLine()
+        for (stream, count) in stats.evictedByStream.sorted(by: { $0.key < $1.key }) {
+            byStream.add(stream, .integer(count))
+        }
+        return String(line.text.dropLast()) + ",\"evicted_by_stream\":" + byStream.text + "}"
+    }
+
+    static func humanText(_ stats: QueueStats) -> String {
+        var lines = [
+            "pending              \(stats.pending)",
+            "leased               \(stats.leased)",
+            "dead                 \(stats.dead)",
+            "evicted              \(stats.evicted)",
+            "oldest pending age   \(stats.oldestPendingAgeNanoseconds.map { seconds($0) + " s" } ?? "-")",
+            "database bytes       \(stats.databaseBytes)",
+        ]
+        for (stream, count) in stats.evictedByStream.sorted(by: { $0.key < $1.key }) {
+            lines.append("evicted from \(stream)  \(count)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Nanoseconds as seconds with millisecond precision.
+    static func seconds(_ nanoseconds: Int64) -> String {
+        DecimalText.format(numerator: Int(nanoseconds), denominator: 1_000_000_000, fractionDigits: 3)
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+
+/// A record handed to ``OfflineQueue/append(_:)``: opaque bytes plus what the queue needs to
+/// order, bound and report them. The queue never looks inside `payload`.
+public struct NewRecord: Sendable, Hashable {
+    /// The bytes to keep, in the format named by `version`.
+    public var payload: Data
+    /// Who produced it (for example one sensor); evictions are counted per stream.
+    public var stream: String
+    /// When it was captured, in nanoseconds since 1970; leases hand records out in this order.
+    public var captureTime: Int64
+    /// The payload format version, chosen by the producer, so a reader can tell formats apart.
+    public var version: Int
+
+    /// A record from its parts.
+    public init(payload: Data, stream: String, captureTime: Int64, version: Int) {
+        self.payload = payload
+        self.stream = stream
+        self.captureTime = captureTime
+        self.version = version
+    }
+}

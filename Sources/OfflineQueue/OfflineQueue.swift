@@ -1,0 +1,127 @@
+import Foundation
+import GRDB
+
+/// A durable store-and-forward queue of opaque records in one SQLite file.
+///
+/// Guarantees: a record is *accepted* when ``append(_:)`` returns, which happens when its group
+/// commit (WAL, `synchronous=FULL`) has reached the disk, so it survives `kill -9` and power
+/// loss. It then stays until ``ack(_:)`` deletes it, ``reject(_:reason:)`` moves it to the
+/// dead-letter table, or the bounds evict it (oldest pending first, always counted). Leases hand
+/// each record to one consumer at a time and lapse on their own, so a crashed consumer strands
+/// nothing. Other processes may read (and change) the file while it is open here.
+public final class OfflineQueue: Sendable {
+    /// The SQLite file.
+    public let path: String
+    /// Set when the file was unusable at open and was replaced by a fresh queue.
+    public let recovery: RecoveryReport?
+    private let pool: DatabasePool
+    private let writer: QueueWriter
+    private let clock: any QueueClock
+
+    /// Opens the queue at `path`. With `.owner` it is created if missing, checked, and replaced
+    /// (see ``recovery``) if damaged; with `.attach` it must exist and is used as it is.
+    public init(path: String, access: QueueAccess = .owner, configuration: QueueConfiguration = QueueConfiguration()) throws {
+        let (pool, recovery) = try QueueDatabase.open(path: path, access: access, configuration: configuration)
+        self.path = path
+        self.recovery = recovery
+        self.pool = pool
+        self.clock = configuration.clock
+        self.writer = QueueWriter(pool: pool, path: path, configuration: configuration)
+    }
+
+    /// Appends one record; returns its id once it is accepted (its group commit is durable).
+    @discardableResult
+    public func append(_ record: NewRecord) async throws -> Int64 {
+        try await writer.append([record])[0]
+    }
+
+    /// Appends records that are accepted together; returns their ids in order.
+    @discardableResult
+    public func append(contentsOf records: [NewRecord]) async throws -> [Int64] {
+        try await writer.append(records)
+    }
+
+    /// Commits waiting records now instead of at the next interval (for shutdown).
+    public func flush() async throws {
+        try await writer.flush()
+    }
+
+    /// Leases up to `max` pending records, oldest capture time first.
+    public func lease(max: Int) async throws -> Lease {
+        try await consuming { try $0.lease(max: max) }
+    }
+
+    /// Deletes delivered records; returns how many of `ids` were still in the queue.
+    @discardableResult
+    public func ack(_ ids: [Int64]) async throws -> Int {
+        try await consuming { try $0.ack(ids) }
+    }
+
+    /// Moves records the consumer cannot deliver to the dead-letter table; returns how many.
+    @discardableResult
+    public func reject(_ ids: [Int64], reason: String) async throws -> Int {
+        try await consuming { try $0.reject(ids, reason: reason) }
+    }
+
+    /// Moves matching dead letters back to pending; returns how many.
+    @discardableResult
+    public func retryDead(_ filter: DeadLetterFilter = .all) async throws -> Int {
+        try await consuming { try $0.retryDead(filter) }
+    }
+
+    /// Flushes and closes; later calls fail with ``QueueError/Code/closed``.
+    public func close() async throws {
+        await writer.close()
+        try pool.close()
+    }
+
+    /// Counts and sizes, read from the file (so they include other processes' changes).
+    public func stats() async throws -> QueueStats {
+        let now = clock.nanosecondsSince1970()
+        var stats = try await reading { db in try QueueReport.stats(db, now: now) }
+        stats.databaseBytes = Self.fileSize(path) + Self.fileSize(path + "-wal")
+        (stats.unflushed, stats.storageFault) = await writer.unflushed
+        return stats
+    }
+
+    /// Dead letters, oldest rejection first.
+    public func deadLetters(limit: Int = .max) async throws -> [DeadLetter] {
+        try await reading { db in try QueueReport.deadLetters(db, limit: limit) }
+    }
+
+    /// Live (pending and leased) records with ids above `id`, in id (acceptance) order: a page
+    /// of an export that does not hold a read transaction open for the whole backlog.
+    public func records(after id: Int64, limit: Int) async throws -> [QueuedRecord] {
+        try await reading { db in try QueueReport.records(db, after: id, limit: limit) }
+    }
+
+    /// Runs `sql` on the writer's connection and returns the first column of each row as text:
+    /// how tests check per-connection settings (`PRAGMA synchronous`) or shrink the file's
+    /// limit (`PRAGMA max_page_count`) to make the disk look full.
+    func onWriterConnection(_ sql: String) async throws -> [String] {
+        try await consuming { writer in
+            try writer.pool.writeWithoutTransaction { db in try String.fetchAll(db, sql: sql) }
+        }
+    }
+
+    private func consuming<T: Sendable>(_ operation: @Sendable (isolated QueueWriter) throws -> T) async throws -> T {
+        do {
+            return try await operation(writer)
+        } catch {
+            throw QueueError.writing(error, path: path)
+        }
+    }
+
+    private func reading<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        do {
+            return try await pool.read(body)
+        } catch {
+            throw QueueError.reading(error, path: path)
+        }
+    }
+
+    private static func fileSize(_ path: String) -> Int64 {
+        var info = stat()
+        return stat(path, &info) == 0 ? Int64(info.st_size) : 0
+    }
+}

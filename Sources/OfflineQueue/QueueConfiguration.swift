@@ -1,0 +1,34 @@
+import Logging
+
+/// Tuning and bounds of one queue. Defaults suit a Raspberry Pi with an SD card buffering a
+/// handful of straps at 1 Hz for weeks.
+public struct QueueConfiguration: Sendable {
+    /// Longest time an appended record waits before its batch is committed (`commit_interval`).
+    public var commitInterval: Duration = .seconds(1)
+    /// Commit as soon as this many records wait (`commit_max`).
+    public var commitMax = 256
+    /// Most live (pending + leased) records kept; beyond it the oldest pending are evicted.
+    public var maxRecords = 10_000_000
+    /// Most live payload bytes kept; beyond it the oldest pending are evicted.
+    public var maxBytes: Int64 = 4 << 30
+    /// Pending records captured longer ago than this are evicted.
+    public var maxAge: Duration = .seconds(90 * 24 * 3600)
+    /// How long a lease holds its records before they return to pending.
+    public var leaseDuration: Duration = .seconds(120)
+    /// While the disk is full, at most this many records wait in memory; further appends fail.
+    public var maxUnflushedRecords = 100_000
+    /// How often a commit is retried while the disk is full.
+    public var storageRetryInterval: Duration = .seconds(5)
+    /// SQLite page size for a newly created file (existing files keep theirs). Every group
+    /// commit rewrites the last table page, the last index page and a parent page in the WAL,
+    /// so small pages mean fewer bytes written per small commit: at 10 records per commit,
+    /// 1024-byte pages write ~1.9 KB per record to storage, 4096-byte pages ~3 KB (benchmark).
+    public var pageSize = 1024
+    /// Source of wall-clock time for leases, ages and dead letters.
+    public var clock: any QueueClock = SystemQueueClock()
+    /// Where the queue reports evictions, recoveries and storage faults.
+    public var logger = Logger(label: "edge-gateway.queue")
+
+    /// The defaults.
+    public init() {}
+}

@@ -1,0 +1,114 @@
+import Foundation
+import GRDB
+import Logging
+
+/// Opens the SQLite file behind a queue: pragmas for durability and low write amplification,
+/// the integrity check, migrations, and the move-aside recovery of a damaged file.
+enum QueueDatabase {
+    /// Checkpoint when the WAL holds about this many bytes: larger means each hot page is
+    /// copied back to the database fewer times per record.
+    static let autocheckpointBytes = 4 << 20
+    /// After a checkpoint, a WAL larger than this is truncated; below it the file is reused in
+    /// place, which avoids re-allocating blocks on an SD card.
+    static let journalSizeLimit = 8 << 20
+
+    /// Opens (and for `.owner`, checks and if need be replaces) the file at `path`.
+    static func open(
+        path: String, access: QueueAccess, configuration: QueueConfiguration
+    ) throws -> (DatabasePool, RecoveryReport?) {
+        switch access {
+        case .attach:
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw QueueError(.missing, "no queue at \(path); check --state-dir (the daemon creates the queue when it first starts)")
+            }
+            do {
+                return (try openPrepared(path: path, pageSize: configuration.pageSize, check: false), nil)
+            } catch {
+                throw QueueError(.corrupt, "cannot use the queue \(path): \(error); the daemon moves a damaged queue aside when it next starts")
+            }
+        case .owner:
+            let directory = (path as NSString).deletingLastPathComponent
+            do {
+                try FileManager.default.createDirectory(atPath: directory.isEmpty ? "." : directory, withIntermediateDirectories: true)
+            } catch {
+                throw QueueError(.openFailed, "cannot create the state directory \(directory): \(error)")
+            }
+            let existed = FileManager.default.fileExists(atPath: path)
+            do {
+                return (try openPrepared(path: path, pageSize: configuration.pageSize, check: true), nil)
+            } catch where existed && isDamage(error) {
+                let report = try moveAside(path: path, reason: "\(error)", clock: configuration.clock)
+                configuration.logger.critical("queue file replaced", metadata: ["reason": "\(report.reason)", "moved_to": "\(report.movedAsidePaths)"])
+                do {
+                    return (try openPrepared(path: path, pageSize: configuration.pageSize, check: true), report)
+                } catch {
+                    throw QueueError(.openFailed, "cannot create a fresh queue at \(path) after moving a damaged one aside: \(error)")
+                }
+            } catch {
+                throw QueueError(.openFailed, "cannot open the queue \(path): \(error)")
+            }
+        }
+    }
+
+    /// Opens the pool, sets the writer pragmas, optionally runs `quick_check`, and migrates.
+    private static func openPrepared(path: String, pageSize: Int, check: Bool) throws -> DatabasePool {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(30)
+        configuration.maximumReaderCount = 2
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA page_size = \(pageSize)")
+        }
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        do {
+            try pool.writeWithoutTransaction { db in
+                // GRDB sets synchronous = NORMAL when it enables WAL: FULL makes a commit
+                // survive power loss, which is what "accepted" promises.
+                try db.execute(sql: """
+                    PRAGMA synchronous = FULL;
+                    PRAGMA wal_autocheckpoint = \(autocheckpointBytes / pageSize);
+                    PRAGMA journal_size_limit = \(journalSizeLimit);
+                    """)
+                if check {
+                    let problems = try String.fetchAll(db, sql: "PRAGMA quick_check")
+                    guard problems == ["ok"] else { throw IntegrityProblem(findings: problems) }
+                }
+            }
+            try QueueSchema.migrator.migrate(pool)
+        } catch {
+            try? pool.close()
+            throw error
+        }
+        return pool
+    }
+
+    /// Errors that mean the file itself is unusable, as opposed to a full disk or a busy lock.
+    private static func isDamage(_ error: any Error) -> Bool {
+        if error is IntegrityProblem { return true }
+        guard let database = error as? DatabaseError else { return false }
+        switch database.resultCode {
+        case .SQLITE_FULL, .SQLITE_NOMEM, .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_INTERRUPT: return false
+        default: return true
+        }
+    }
+
+    /// Renames the database and its side files to `<name>.corrupt-<UTC time>`.
+    private static func moveAside(path: String, reason: String, clock: any QueueClock) throws -> RecoveryReport {
+        let now = clock.nanosecondsSince1970()
+        let suffix = ".corrupt-" + UTCTimestamp.compact(nanosecondsSince1970: now)
+        var moved: [String] = []
+        for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
+            let target = file + suffix
+            guard rename(file, target) == 0 else {
+                throw QueueError(.openFailed, "the queue \(path) is unusable (\(reason)) and could not be moved aside to \(target): \(String(cString: strerror(errno))); move it away by hand")
+            }
+            moved.append(target)
+        }
+        return RecoveryReport(reason: reason, movedAsidePaths: moved, time: now)
+    }
+}
+
+/// `PRAGMA quick_check` found damage.
+struct IntegrityProblem: Error, CustomStringConvertible {
+    let findings: [String]
+    var description: String { "quick_check: " + findings.prefix(3).joined(separator: "; ") }
+}

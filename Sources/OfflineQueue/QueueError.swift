@@ -1,0 +1,53 @@
+import GRDB
+
+/// What went wrong with the queue, with a stable `code` for scripts and metrics and a message
+/// saying what happened, to which file, and what an operator can do.
+public struct QueueError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Stable identifiers; their raw values never change once released.
+    public enum Code: String, Sendable, Hashable {
+        /// The disk (or SQLite's page limit) is full: commits are retried, records wait in memory.
+        case storageFull = "queue-storage-full"
+        /// The disk is full and the in-memory bound is reached: the record was not accepted.
+        case unflushedLimit = "queue-unflushed-limit"
+        /// The queue file is damaged and this process may not replace it.
+        case corrupt = "queue-corrupt"
+        /// There is no queue file where one was expected.
+        case missing = "queue-missing"
+        /// The queue file or its directory could not be opened or created.
+        case openFailed = "queue-open-failed"
+        /// A write failed for a reason other than a full disk.
+        case writeFailed = "queue-write-failed"
+        /// A read failed.
+        case readFailed = "queue-read-failed"
+        /// The queue was closed.
+        case closed = "queue-closed"
+    }
+
+    /// The stable identifier.
+    public var code: Code
+    /// The human explanation.
+    public var message: String
+
+    /// An error from its parts.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(message) [\(code.rawValue)]" }
+
+    /// Classifies an error thrown by SQLite while writing `path`.
+    static func writing(_ error: any Error, path: String) -> QueueError {
+        if let queueError = error as? QueueError { return queueError }
+        if let database = error as? DatabaseError, database.resultCode == .SQLITE_FULL {
+            return QueueError(.storageFull, "no space left to write the queue \(path) (\(database.message ?? "SQLITE_FULL")); records stay in memory and commits are retried; free disk space or lower max_bytes")
+        }
+        return QueueError(.writeFailed, "writing the queue \(path) failed: \(error)")
+    }
+
+    /// Classifies an error thrown by SQLite while reading `path`.
+    static func reading(_ error: any Error, path: String) -> QueueError {
+        if let queueError = error as? QueueError { return queueError }
+        return QueueError(.readFailed, "reading the queue \(path) failed: \(error)")
+    }
+}

@@ -1,0 +1,207 @@
+import GRDB
+import Logging
+
+/// The one writer of a queue file: every change goes through this actor, which batches appends
+/// into group commits and keeps the in-memory totals and id allocator in step with the file.
+///
+/// Writes run synchronously on the actor (GRDB's blocking `write`), so no other actor method
+/// can interleave with a half-done commit; the cost is that a commit's `fsync` occupies one
+/// cooperative thread while it runs.
+actor QueueWriter {
+    private struct Waiting {
+        let records: [NewRecord]
+        let continuation: CheckedContinuation<[Int64], any Error>
+    }
+
+    let pool: DatabasePool
+    let path: String
+    let configuration: QueueConfiguration
+    private let eviction: EvictionPolicy
+    private var totals: LiveTotals?
+    private var allocator: IDAllocator?
+    private var waiting: [Waiting] = []
+    private var waitingCount = 0
+    private var timer: Task<Void, Never>?
+    private var timerGeneration = 0
+    private var storageFault: QueueError?
+    private var evictedInEpisode: Int?
+    private var closed = false
+
+    init(pool: DatabasePool, path: String, configuration: QueueConfiguration) {
+        self.pool = pool
+        self.path = path
+        self.configuration = configuration
+        self.eviction = EvictionPolicy(
+            maxRecords: configuration.maxRecords, maxBytes: configuration.maxBytes,
+            maxAgeNanoseconds: Self.nanoseconds(configuration.maxAge))
+    }
+
+    /// Records waiting for a commit, and the storage fault holding them back if any.
+    var unflushed: (count: Int, fault: QueueError?) { (waitingCount, storageFault) }
+
+    /// Queues `records` for the next group commit and returns their ids once it has committed.
+    func append(_ records: [NewRecord]) async throws -> [Int64] {
+        guard !closed else { throw QueueError(.closed, "the queue \(path) is closed") }
+        guard !records.isEmpty else { return [] }
+        if let storageFault, waitingCount + records.count > configuration.maxUnflushedRecords {
+            throw QueueError(.unflushedLimit, "\(records.count) record(s) refused: \(waitingCount) are already waiting in memory for disk space (limit \(configuration.maxUnflushedRecords)); cause: \(storageFault.message)")
+        }
+        return try await withCheckedThrowingContinuation { continuation in
+            waiting.append(Waiting(records: records, continuation: continuation))
+            waitingCount += records.count
+            if waitingCount >= configuration.commitMax && storageFault == nil {
+                commitWaiting()
+            } else {
+                scheduleCommit()
+            }
+        }
+    }
+
+    /// Commits whatever waits now; throws the storage fault if the records could not be written.
+    func flush() throws {
+        commitWaiting()
+        if let storageFault, waitingCount > 0 { throw storageFault }
+    }
+
+    /// Flushes, then refuses further appends; records that still cannot be written fail.
+    func close() {
+        commitWaiting()
+        closed = true
+        timer?.cancel()
+        timer = nil
+        let error = storageFault ?? QueueError(.closed, "the queue \(path) was closed")
+        for entry in waiting { entry.continuation.resume(throwing: error) }
+        waiting = []
+        waitingCount = 0
+    }
+
+    /// Runs `body` in an immediate transaction with up-to-date totals and allocator, keeping
+    /// their changes only if the transaction commits.
+    func transaction<T>(_ body: (Database, inout LiveTotals, inout IDAllocator) throws -> T) throws -> T {
+        guard !closed else { throw QueueError(.closed, "the queue \(path) is closed") }
+        var newTotals = totals
+        var newAllocator = allocator
+        let result = try pool.writeWithoutTransaction { db -> T in
+            var result: T?
+            try db.inTransaction(.immediate) {
+                var currentTotals = try newTotals ?? LiveTotals.load(db)
+                let foreignChange = try currentTotals.refreshIfChanged(db)
+                // After another process wrote, restart from its reservation so ids stay unique.
+                var currentAllocator = try (foreignChange ? nil : newAllocator) ?? IDAllocator.load(db)
+                result = try body(db, &currentTotals, &currentAllocator)
+                newTotals = currentTotals
+                newAllocator = currentAllocator
+                return .commit
+            }
+            return result!
+        }
+        totals = newTotals
+        allocator = newAllocator
+        return result
+    }
+
+    /// Writes every waiting record in one transaction, enforcing the bounds, then resumes the
+    /// callers. On a full disk the records stay waiting and a retry is scheduled.
+    private func commitWaiting() {
+        timer?.cancel()
+        timer = nil
+        guard !waiting.isEmpty else { return }
+        let batch = waiting
+        let count = waitingCount
+        let now = configuration.clock.nanosecondsSince1970()
+        do {
+            let (firstIDs, evicted) = try transaction { db, totals, allocator in
+                var id = try allocator.allocate(count, in: db)
+                var firstIDs: [Int64] = []
+                var bytes: Int64 = 0
+                let insert = try db.cachedStatement(sql: "INSERT INTO records (id, stream, capture_time, version, payload) VALUES (?, ?, ?, ?, ?)")
+                for entry in batch {
+                    firstIDs.append(id)
+                    for record in entry.records {
+                        try insert.execute(arguments: [id, record.stream, record.captureTime, record.version, record.payload])
+                        id += 1
+                        bytes += Int64(record.payload.count)
+                    }
+                }
+                totals.add(count: count, bytes: bytes)
+                return (firstIDs, try eviction.enforce(db, now: now, totals: &totals))
+            }
+            waiting = []
+            waitingCount = 0
+            noteRecovery()
+            noteEvictions(evicted)
+            for (entry, first) in zip(batch, firstIDs) {
+                entry.continuation.resume(returning: Array(first..<first + Int64(entry.records.count)))
+            }
+        } catch {
+            let failure = QueueError.writing(error, path: path)
+            if failure.code == .storageFull {
+                noteFault(failure)
+                scheduleCommit()
+            } else {
+                configuration.logger.error("group commit failed", metadata: ["error": "\(failure)", "records": "\(count)"])
+                waiting = []
+                waitingCount = 0
+                for entry in batch { entry.continuation.resume(throwing: failure) }
+            }
+        }
+    }
+
+    private func scheduleCommit() {
+        guard timer == nil else { return }
+        timerGeneration += 1
+        let generation = timerGeneration
+        let delay = storageFault == nil ? configuration.commitInterval : configuration.storageRetryInterval
+        timer = Task { [weak self] in
+            try? await Task.sleep(for: delay)
+            guard !Task.isCancelled else { return }
+            await self?.timerFired(generation: generation)
+        }
+    }
+
+    private func timerFired(generation: Int) {
+        guard generation == timerGeneration, timer != nil else { return }
+        timer = nil
+        commitWaiting()
+    }
+
+    /// Logs the start of a full-disk episode once.
+    private func noteFault(_ fault: QueueError) {
+        if storageFault == nil {
+            configuration.logger.error("queue cannot commit: storage full; keeping records in memory and retrying", metadata: [
+                "error": "\(fault)", "unflushed": "\(waitingCount)", "limit": "\(configuration.maxUnflushedRecords)",
+            ])
+        }
+        storageFault = fault
+    }
+
+    /// Logs the end of a full-disk episode once.
+    private func noteRecovery() {
+        guard storageFault != nil else { return }
+        storageFault = nil
+        configuration.logger.notice("queue storage writable again; records held in memory are committed")
+    }
+
+    /// Logs an eviction episode once when it starts and once when it ends.
+    private func noteEvictions(_ evicted: [String: Int]) {
+        let total = evicted.values.reduce(0, +)
+        if total > 0 {
+            if evictedInEpisode == nil {
+                configuration.logger.warning("queue over its bounds: evicting the oldest pending records", metadata: [
+                    "max_records": "\(configuration.maxRecords)", "max_bytes": "\(configuration.maxBytes)",
+                    "max_age": "\(configuration.maxAge)", "evicted_by_stream": "\(evicted)",
+                ])
+            }
+            evictedInEpisode = (evictedInEpisode ?? 0) + total
+        } else if let count = evictedInEpisode {
+            configuration.logger.notice("queue back within its bounds", metadata: ["evicted_in_episode": "\(count)"])
+            evictedInEpisode = nil
+        }
+    }
+
+    static func nanoseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds.multipliedReportingOverflow(by: 1_000_000_000).overflow
+            ? .max : seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

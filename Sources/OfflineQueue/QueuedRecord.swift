@@ -1,0 +1,34 @@
+import Foundation
+import GRDB
+
+/// A record as stored, with the id the queue gave it when its batch committed. Leases,
+/// acknowledgements and rejections name records by this id.
+public struct QueuedRecord: Sendable, Hashable {
+    /// Unique within one queue file and never reused, even after the record is deleted.
+    public var id: Int64
+    /// The payload bytes as appended.
+    public var payload: Data
+    /// The producer's stream key.
+    public var stream: String
+    /// Capture time in nanoseconds since 1970.
+    public var captureTime: Int64
+    /// The payload format version.
+    public var version: Int
+
+    /// A record from its parts.
+    public init(id: Int64, payload: Data, stream: String, captureTime: Int64, version: Int) {
+        self.id = id
+        self.payload = payload
+        self.stream = stream
+        self.captureTime = captureTime
+        self.version = version
+    }
+
+    /// Reads the columns `id, stream, capture_time, version, payload` in that order.
+    init(row: Row) {
+        self.init(id: row[0], payload: row[4], stream: row[1], captureTime: row[2], version: row[3])
+    }
+
+    /// The column list matching ``init(row:)``.
+    static let columns = "id, stream, capture_time, version, payload"
+}

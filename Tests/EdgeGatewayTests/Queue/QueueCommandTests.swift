@@ -1,0 +1,138 @@
+import Foundation
+import GATTHeartRate
+import GatewayTestSupport
+import OfflineQueue
+import Testing
+@testable import EdgeGateway
+
+/// Runs the real `edge-gateway queue …` binary against a queue this test process keeps open as
+/// its owner, the way a technician runs it next to the daemon.
+@Suite("edge-gateway queue")
+struct QueueCommandTests {
+    static let sensor = BluetoothAddress("F0:1D:2E:3C:4B:5A")!
+
+    static func sample(_ index: Int, patient: String? = "patient-7") -> HeartRateSample {
+        HeartRateSample(
+            id: UUID(uuidString: "00000000-0000-4000-8000-00000000000\(index)")!, sensor: sensor, patientID: patient,
+            measurement: HeartRateMeasurement(bpm: UInt16(70 + index), contact: .detected, rrIntervals: [722, 712]),
+            captured: CaptureTime(
+                wallClockNanoseconds: 1_795_000_000_000_000_000 + Int64(index) * 1_000_000_000,
+                wallClockSynchronized: true, monotonicNanoseconds: 5_000_000_000,
+                bootID: UUID(uuidString: "11111111-2222-4333-8444-555555555555")!))
+    }
+
+    /// A state directory with an open owner queue holding `count` samples.
+    static func ownedQueue(samples count: Int) async throws -> (TemporaryDirectory, OfflineQueue, [Int64]) {
+        let directory = try TemporaryDirectory("queue-cli")
+        var configuration = QueueConfiguration()
+        configuration.commitInterval = .milliseconds(5)
+        let queue = try OfflineQueue(path: directory.file("queue.sqlite"), configuration: configuration)
+        let ids = try await queue.append(contentsOf: (0..<count).map { try SampleRecord.record(for: sample($0 + 1)) })
+        return (directory, queue, ids)
+    }
+
+    @Test("stats --json prints the documented keys while the owner has the queue open")
+    func statsJSON() async throws {
+        let (directory, queue, ids) = try await Self.ownedQueue(samples: 3)
+        defer { directory.remove() }
+        _ = try await queue.lease(max: 1)
+        try await queue.reject([ids[2]], reason: "HTTP 400")
+        let result = try await GatewayProcess.run(["queue", "stats", "--json", "--state-dir", directory.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        #expect(object["pending"] as? Int == 1)
+        #expect(object["leased"] as? Int == 1)
+        #expect(object["dead"] as? Int == 1)
+        #expect(object["evicted"] as? Int == 0)
+        #expect((object["oldest_pending_age_s"] as? Double ?? 0) > 0)
+        #expect((object["db_bytes"] as? Int ?? 0) > 0)
+        #expect(result.outputLines.count == 1)
+        try await queue.close()
+    }
+
+    @Test("stats without --json prints one labelled line per figure")
+    func statsHuman() async throws {
+        let (directory, queue, _) = try await Self.ownedQueue(samples: 2)
+        defer { directory.remove() }
+        let result = try await GatewayProcess.run(["queue", "stats", "--state-dir", directory.path])
+        #expect(result.status == 0)
+        #expect(result.outputLines.map { $0.split(separator: " ").first.map(String.init) ?? "" }
+            == ["pending", "leased", "dead", "evicted", "oldest", "database"])
+        #expect(result.outputLines[0] == "pending              2")
+        try await queue.close()
+    }
+
+    @Test("dead lists reasons; retry-dead --reason moves only the matching ones back")
+    func deadAndRetry() async throws {
+        let (directory, queue, ids) = try await Self.ownedQueue(samples: 3)
+        defer { directory.remove() }
+        try await queue.reject([ids[0]], reason: "HTTP 400: unknown patient")
+        try await queue.reject([ids[1]], reason: "HTTP 422: schema")
+
+        let dead = try await GatewayProcess.run(["queue", "dead", "--json", "--state-dir", directory.path])
+        #expect(dead.status == 0)
+        #expect(dead.outputLines.count == 2)
+        #expect(dead.outputLines[0].hasPrefix(#"{"id":\#(ids[0]),"stream":"F0:1D:2E:3C:4B:5A","capture_time_ns":1795000001000000000,"#))
+        #expect(dead.outputLines[0].hasSuffix(#","version":1,"payload_bytes":\#(try SampleRecord.record(for: Self.sample(1)).payload.count),"reason":"HTTP 400: unknown patient"}"#))
+
+        let retry = try await GatewayProcess.run(["queue", "retry-dead", "--reason", "patient", "--state-dir", directory.path])
+        #expect(retry.status == 0)
+        #expect(retry.outputLines == ["moved 1 dead letter(s) back to pending"])
+        #expect(try await queue.deadLetters().map(\.reason) == ["HTTP 422: schema"])
+        #expect(try await queue.stats().pending == 2)
+        try await queue.close()
+    }
+
+    @Test("export prints decoded samples as JSON lines and as CSV, in acceptance order")
+    func export() async throws {
+        let (directory, queue, ids) = try await Self.ownedQueue(samples: 2)
+        defer { directory.remove() }
+        let jsonl = try await GatewayProcess.run(["queue", "export", "--state-dir", directory.path])
+        #expect(jsonl.status == 0, "\(jsonl.standardError)")
+        #expect(jsonl.outputLines == [
+            #"{"record_id":\#(ids[0]),"stream":"F0:1D:2E:3C:4B:5A","sample_id":"00000000-0000-4000-8000-000000000001","sensor":"F0:1D:2E:3C:4B:5A","patient_id":"patient-7","captured_utc":"2026-11-18T11:06:41.000Z","wall_clock_ns":1795000001000000000,"wall_clock_synchronized":"true","bpm":71,"contact":"detected","energy_expended_kj":null,"rr_intervals_ms":[705.078,695.312]}"#,
+            #"{"record_id":\#(ids[1]),"stream":"F0:1D:2E:3C:4B:5A","sample_id":"00000000-0000-4000-8000-000000000002","sensor":"F0:1D:2E:3C:4B:5A","patient_id":"patient-7","captured_utc":"2026-11-18T11:06:42.000Z","wall_clock_ns":1795000002000000000,"wall_clock_synchronized":"true","bpm":72,"contact":"detected","energy_expended_kj":null,"rr_intervals_ms":[705.078,695.312]}"#,
+        ])
+        let csv = try await GatewayProcess.run(["queue", "export", "--format", "csv", "--state-dir", directory.path])
+        #expect(csv.status == 0)
+        #expect(csv.outputLines == [
+            "record_id,stream,sample_id,sensor,patient_id,captured_utc,wall_clock_ns,wall_clock_synchronized,bpm,contact,energy_expended_kj,rr_intervals_ms",
+            "\(ids[0]),F0:1D:2E:3C:4B:5A,00000000-0000-4000-8000-000000000001,F0:1D:2E:3C:4B:5A,patient-7,2026-11-18T11:06:41.000Z,1795000001000000000,true,71,detected,,705.078 695.312",
+            "\(ids[1]),F0:1D:2E:3C:4B:5A,00000000-0000-4000-8000-000000000002,F0:1D:2E:3C:4B:5A,patient-7,2026-11-18T11:06:42.000Z,1795000002000000000,true,72,detected,,705.078 695.312",
+        ])
+        try await queue.close()
+    }
+
+    @Test("export reports a record that is not a sample, still prints the others, and exits 65")
+    func exportForeignRecord() async throws {
+        let (directory, queue, _) = try await Self.ownedQueue(samples: 1)
+        defer { directory.remove() }
+        let foreign = try await queue.append(NewRecord(payload: Data("{}".utf8), stream: "x", captureTime: 1_795_000_000_000_000_000, version: 9))
+        let result = try await GatewayProcess.run(["queue", "export", "--state-dir", directory.path])
+        #expect(result.status == 65)
+        #expect(result.outputLines.count == 1)
+        #expect(result.standardError.contains("record \(foreign) has payload version 9; this edge-gateway reads version 1 [unknown-record-version]"))
+        try await queue.close()
+    }
+
+    @Test("a state directory without a queue exits 66; bad usage exits 64")
+    func failures() async throws {
+        let directory = try TemporaryDirectory("queue-cli")
+        defer { directory.remove() }
+        let missing = try await GatewayProcess.run(["queue", "stats", "--state-dir", directory.path])
+        #expect(missing.status == 66)
+        #expect(missing.standardError.contains("[queue-missing]"))
+        let usage = try await GatewayProcess.run(["queue", "export", "--format", "xml", "--state-dir", directory.path])
+        #expect(usage.status == 64)
+    }
+
+    @Test("a garbage queue file gives a clear error (65) and is left for the daemon to recover")
+    func corruptFile() async throws {
+        let directory = try TemporaryDirectory("queue-cli")
+        defer { directory.remove() }
+        try Data(repeating: 0x17, count: 4096).write(to: URL(fileURLWithPath: directory.file("queue.sqlite")))
+        let result = try await GatewayProcess.run(["queue", "stats", "--state-dir", directory.path])
+        #expect(result.status == 65)
+        #expect(result.standardError.contains("[queue-corrupt]"))
+    }
+}

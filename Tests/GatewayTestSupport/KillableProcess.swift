@@ -1,0 +1,66 @@
+import Foundation
+
+/// A child process a test can `kill -9` at a moment of its choosing, with its standard output
+/// going to a file that the test reads after the child died (a file, unlike a pipe, keeps
+/// everything the child wrote up to the instant it was killed).
+///
+/// Only SIGKILL is used: children of a Swift Testing run inherit a blocked SIGTERM.
+public final class KillableProcess: Sendable {
+    private let process: Process
+    private let exited: AsyncStream<Void>
+    /// The file holding the child's standard output.
+    public let outputPath: String
+
+    /// Starts `product` (from the package's products folder) with `arguments`; standard output
+    /// goes to `outputPath`, standard error to `outputPath + ".err"`.
+    public init(_ arguments: [String], product: String = "edge-gateway", outputPath: String) throws {
+        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputPath + ".err", contents: nil)
+        let process = Process()
+        process.executableURL = GatewayProcess.productsDirectory.appendingPathComponent(product)
+        process.arguments = arguments
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath + ".err"))
+        process.standardInput = FileHandle.nullDevice
+        let (stream, continuation) = AsyncStream<Void>.makeStream()
+        process.terminationHandler = { _ in continuation.finish() }
+        try process.run()
+        self.process = process
+        self.exited = stream
+        self.outputPath = outputPath
+    }
+
+    /// Sends SIGKILL and waits until the child is gone.
+    public func killAndWait() async {
+        kill(process.processIdentifier, SIGKILL)
+        await waitForExit()
+    }
+
+    /// Waits until the child has exited.
+    public func waitForExit() async {
+        for await _ in exited {}
+    }
+
+    /// Whether the child ended by a signal (our SIGKILL) rather than by exiting on its own.
+    public var wasKilled: Bool { process.terminationReason == .uncaughtSignal }
+
+    /// Whether the child has written anything to standard output yet.
+    public var hasOutput: Bool {
+        ((try? FileManager.default.attributesOfItem(atPath: outputPath)[.size] as? Int) ?? 0) > 0
+    }
+
+    /// Whether the child is still running.
+    public var isRunning: Bool { process.isRunning }
+
+    /// The complete lines the child wrote so far (a line cut by the kill is left out).
+    public func outputLines() throws -> [Substring] {
+        let text = try String(contentsOfFile: outputPath, encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        return Array(lines.dropLast())
+    }
+
+    /// What the child wrote to standard error.
+    public func errorText() -> String {
+        (try? String(contentsOfFile: outputPath + ".err", encoding: .utf8)) ?? ""
+    }
+}

@@ -1,0 +1,30 @@
+import Testing
+@testable import OfflineQueue
+
+/// The settings that make "accepted" mean "on disk" (architecture.md, durability contract).
+@Suite("OfflineQueue durability settings")
+struct DurabilitySettingsTests {
+    @Test("the writer connection runs WAL with synchronous=FULL, not GRDB's NORMAL")
+    func synchronousFull() async throws {
+        let fixture = try QueueFixture()
+        defer { fixture.directory.remove() }
+        let queue = try fixture.open()
+        #expect(try await queue.onWriterConnection("PRAGMA synchronous") == ["2"])
+        #expect(try await queue.onWriterConnection("PRAGMA journal_mode") == ["wal"])
+        #expect(try await queue.onWriterConnection("PRAGMA page_size") == ["\(fixture.configuration.pageSize)"])
+        try await queue.close()
+
+        let attached = try fixture.open(.attach)
+        #expect(try await attached.onWriterConnection("PRAGMA synchronous") == ["2"])
+        try await attached.close()
+    }
+
+    @Test("the schema is created through the migrator and recorded as applied")
+    func migrations() async throws {
+        let fixture = try QueueFixture()
+        defer { fixture.directory.remove() }
+        let queue = try fixture.open()
+        #expect(try await queue.onWriterConnection("SELECT identifier FROM grdb_migrations") == ["v1"])
+        try await queue.close()
+    }
+}
