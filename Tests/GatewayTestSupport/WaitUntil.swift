@@ -4,12 +4,21 @@ public struct ConditionTimedOut: Error, CustomStringConvertible {
     public var description: String { "condition not met within \(timeout)" }
 }
 
-/// Polls `condition` every 10 ms until it holds; throws after a generous deadline, so tests wait
-/// on conditions rather than fixed sleeps and still pass on a loaded 2-core machine.
-public func waitUntil(timeout: Duration = .seconds(30), _ condition: () async throws -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while try await !condition() {
-        guard ContinuousClock.now < deadline else { throw ConditionTimedOut(timeout: timeout) }
-        try await Task.sleep(for: .milliseconds(10))
+/// Polls `condition` every 10 ms until it holds or a generous deadline passes, and says whether
+/// it held: tests wait on conditions rather than fixed sleeps, and still pass on a loaded
+/// two-core machine.
+public func eventually(
+    within deadline: Duration = .seconds(60), _ condition: () async throws -> Bool
+) async rethrows -> Bool {
+    let end = ContinuousClock.now + deadline
+    while ContinuousClock.now < end {
+        if try await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
     }
+    return try await condition()
+}
+
+/// Like `eventually`, but throws `ConditionTimedOut` when the condition never holds.
+public func waitUntil(timeout: Duration = .seconds(30), _ condition: () async throws -> Bool) async throws {
+    guard try await eventually(within: timeout, condition) else { throw ConditionTimedOut(timeout: timeout) }
 }

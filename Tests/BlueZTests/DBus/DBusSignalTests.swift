@@ -1,5 +1,6 @@
 import BlueZ
 import BlueZSimulator
+import GatewayTestSupport
 import Testing
 
 @Suite("D-Bus signals and names")

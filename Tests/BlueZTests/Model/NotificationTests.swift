@@ -1,6 +1,7 @@
 import BlueZ
 import BlueZSimulator
 import GATTHeartRate
+import GatewayTestSupport
 import Testing
 
 @Suite("Heart Rate Measurement notifications against the simulated bluetoothd")

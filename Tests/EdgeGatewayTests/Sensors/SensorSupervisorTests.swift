@@ -2,6 +2,7 @@ import BlueZ
 import BlueZSimulator
 @testable import EdgeGateway
 import GATTHeartRate
+import GatewayTestSupport
 import Testing
 
 @Suite("Sensor supervisor against the simulated bluetoothd")
@@ -9,9 +10,7 @@ struct SensorSupervisorTests {
     @Test("discovers an unknown strap, connects, reads its details and turns every frame into a stamped sample")
     func subscribesAndStamps() async throws {
         let fixture = try await SupervisorFixture.start()
-        let address = await fixture.simulator.strapAddresses[0]
-        let supervisor = fixture.supervisor(for: address)
-        let task = Task { await supervisor.run() }
+        let (address, supervisor, task) = await fixture.supervise()
         defer { task.cancel() }
         #expect(await fixture.samplesArrive(for: address, count: 5))
         #expect(await supervisor.state == .subscribed)
@@ -26,9 +25,7 @@ struct SensorSupervisorTests {
     @Test("resumes notifications after the link drops mid-stream, every time")
     func resumesAfterLinkDrop() async throws {
         let fixture = try await SupervisorFixture.start(knownAtStart: true)
-        let address = await fixture.simulator.strapAddresses[0]
-        let supervisor = fixture.supervisor(for: address)
-        let task = Task { await supervisor.run() }
+        let (address, supervisor, task) = await fixture.supervise()
         defer { task.cancel() }
         #expect(await fixture.samplesArrive(for: address))
         for _ in 0..<3 {
@@ -43,9 +40,7 @@ struct SensorSupervisorTests {
     @Test("resumes after bluetoothd restarts with new object paths")
     func resumesAfterDaemonRestart() async throws {
         let fixture = try await SupervisorFixture.start(knownAtStart: true)
-        let address = await fixture.simulator.strapAddresses[0]
-        let supervisor = fixture.supervisor(for: address)
-        let task = Task { await supervisor.run() }
+        let (address, _, task) = await fixture.supervise()
         defer { task.cancel() }
         #expect(await fixture.samplesArrive(for: address))
         try await fixture.simulator.restart()
@@ -55,9 +50,7 @@ struct SensorSupervisorTests {
     @Test("waits while the adapter is off and resumes when it comes back")
     func waitsForAdapterPower() async throws {
         let fixture = try await SupervisorFixture.start(knownAtStart: true)
-        let address = await fixture.simulator.strapAddresses[0]
-        let supervisor = fixture.supervisor(for: address)
-        let task = Task { await supervisor.run() }
+        let (address, supervisor, task) = await fixture.supervise()
         defer { task.cancel() }
         #expect(await fixture.samplesArrive(for: address))
         await fixture.simulator.setAdapterPowered(false)
@@ -69,12 +62,10 @@ struct SensorSupervisorTests {
     @Test("powers the adapter on itself when the configuration allows it")
     func powersAdapterOn() async throws {
         let fixture = try await SupervisorFixture.start(knownAtStart: true)
-        let address = await fixture.simulator.strapAddresses[0]
         await fixture.simulator.setAdapterPowered(false)
         var policy = SupervisorFixture.fastPolicy
         policy.powerOnAdapter = true
-        let supervisor = fixture.supervisor(for: address, policy: policy)
-        let task = Task { await supervisor.run() }
+        let (address, _, task) = await fixture.supervise(policy: policy)
         defer { task.cancel() }
         #expect(await fixture.samplesArrive(for: address))
     }
@@ -82,9 +73,7 @@ struct SensorSupervisorTests {
     @Test("reconnects a strap that stays connected but stops notifying")
     func reconnectsStalledStrap() async throws {
         let fixture = try await SupervisorFixture.start(knownAtStart: true)
-        let address = await fixture.simulator.strapAddresses[0]
-        let supervisor = fixture.supervisor(for: address)
-        let task = Task { await supervisor.run() }
+        let (address, supervisor, task) = await fixture.supervise()
         defer { task.cancel() }
         #expect(await fixture.samplesArrive(for: address))
         await fixture.simulator.stallNotifications(address, true)
@@ -102,8 +91,7 @@ struct SensorSupervisorTests {
         let address = await fixture.simulator.strapAddresses[0]
         await fixture.simulator.failNextConnect(address, with: DBusError(name: "org.bluez.Error.InProgress", message: "In Progress"))
         await fixture.simulator.queueFrames([[0x10], [0x11, 0x50], [0x10, 0x4E]], for: address)
-        let supervisor = fixture.supervisor(for: address)
-        let task = Task { await supervisor.run() }
+        let (_, supervisor, task) = await fixture.supervise()
         defer { task.cancel() }
         #expect(await fixture.samplesArrive(for: address))
         #expect(await supervisor.malformedFrames == 3)

@@ -2,6 +2,7 @@ import BlueZ
 import BlueZSimulator
 @testable import EdgeGateway
 import GATTHeartRate
+import GatewayTestSupport
 
 /// Collects what supervisors produce.
 actor SampleCollector {
@@ -48,20 +49,18 @@ struct SupervisorFixture: Sendable {
             onEvent: { event in Task { await collector.add(event) } })
     }
 
+    /// Starts supervising the `index`th strap; cancel the returned task to stop.
+    func supervise(strap index: Int = 0, policy: ReconnectPolicy = fastPolicy) async
+        -> (address: BluetoothAddress, supervisor: SensorSupervisor, task: Task<Void, Never>)
+    {
+        let address = await simulator.strapAddresses[index]
+        let supervisor = supervisor(for: address, policy: policy)
+        return (address, supervisor, Task { await supervisor.run() })
+    }
+
     /// Waits until `address` has produced `count` more samples than it had.
     func samplesArrive(for address: BluetoothAddress, count: Int = 3) async -> Bool {
         let start = await collector.count(for: address)
         return await eventually { await collector.count(for: address) >= start + count }
     }
-}
-
-/// Waits for `condition` with a generous deadline (never a fixed sleep).
-func eventually(within deadline: Duration = .seconds(60), _ condition: @Sendable () async -> Bool) async -> Bool {
-    let clock = ContinuousClock()
-    let end = clock.now.advanced(by: deadline)
-    while clock.now < end {
-        if await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(20))
-    }
-    return await condition()
 }
