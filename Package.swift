@@ -25,6 +25,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "GATTHeartRate"),
+        .target(name: "DurableFile"),
         .systemLibrary(name: "CBlueZ", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .target(name: "BlueZ", dependencies: ["CBlueZ"]),
         .systemLibrary(name: "CLinux"),
@@ -40,6 +41,7 @@ let package = Package(
             name: "Uplink",
             dependencies: [
                 "GATTHeartRate",
+                "DurableFile",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -66,6 +68,7 @@ let package = Package(
                 "BlueZ",
                 "BlueZSimulator",
                 "CLinux",
+                "DurableFile",
                 "OfflineQueue",
                 "Uplink",
                 "JHESimulator",

@@ -15,7 +15,8 @@ struct EdgeGatewayCommand: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            DecodeCommand.self, SimulateCommand.self, QueueCommand.self, EnrollCommand.self, JHESimulatorCommand.self,
+            DecodeCommand.self, ScanCommand.self, PairCommand.self, LiveCommand.self, SensorsCommand.self,
+            ForgetCommand.self, QueueCommand.self, EnrollCommand.self, SimulateCommand.self, JHESimulatorCommand.self,
         ]
     )
 }

@@ -9,4 +9,6 @@ enum ExitStatus {
     static let dataError = ExitCode(65)
     /// A service the command needs is unavailable (BlueZ, the adapter, dbus-daemon).
     static let unavailable = ExitCode(69)
+    /// A temporary failure: trying again later may work (a strap out of range, `InProgress`).
+    static let temporaryFailure = ExitCode(75)
 }

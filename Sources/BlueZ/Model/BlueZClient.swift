@@ -176,6 +176,11 @@ public actor BlueZClient {
         paths(with: BlueZName.device, under: adapter?.path ?? .root).map { Device(client: self, path: $0) }
     }
 
+    /// The device whose object is at `path`, if it is one.
+    public func device(at path: DBusObjectPath) -> Device? {
+        objects[path]?[BlueZName.device] == nil ? nil : Device(client: self, path: path)
+    }
+
     /// The device with `address` on `adapter` (any adapter when nil).
     public func device(address: String, on adapter: Adapter? = nil) -> Device? {
         devices(on: adapter).first { objects[$0.path]?[BlueZName.device]?["Address"]?.string?.uppercased() == address.uppercased() }

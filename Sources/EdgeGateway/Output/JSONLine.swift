@@ -7,6 +7,7 @@ struct JSONLine {
     enum Value {
         case string(String)
         case integer(Int)
+        case boolean(Bool)
         case number(String)
         case array([Value])
         case null
@@ -26,6 +27,7 @@ struct JSONLine {
         switch value {
         case .string(let text): quoted(text)
         case .integer(let number): String(number)
+        case .boolean(let value): value ? "true" : "false"
         case .number(let text): text
         case .array(let values): "[" + values.map(render).joined(separator: ",") + "]"
         case .null: "null"

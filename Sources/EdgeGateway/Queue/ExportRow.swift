@@ -38,7 +38,7 @@ struct ExportRow {
             .string(sample.sensor.description), sample.patientID.map(JSONLine.Value.string) ?? .null,
             .string(Self.utc(sample.captured.wallClockNanoseconds)),
             .integer(Int(sample.captured.wallClockNanoseconds)),
-            .string(sample.captured.wallClockSynchronized ? "true" : "false"),
+            .boolean(sample.captured.wallClockSynchronized),
             .integer(Int(measurement.bpm)), .string(measurement.contact.rawValue),
             measurement.energyExpended.map { .integer(Int($0)) } ?? .null,
             .array(measurement.rrIntervals.map { .number(DecimalText.milliseconds(fromRRInterval: $0, fractionDigits: 3)) }),
@@ -51,6 +51,7 @@ struct ExportRow {
         switch value {
         case .string(let string): text = string
         case .integer(let number): text = String(number)
+        case .boolean(let value): text = value ? "true" : "false"
         case .number(let number): text = number
         case .array(let values): text = values.map(csvField).joined(separator: " ")
         case .null: text = ""

@@ -65,7 +65,7 @@ actor SensorSupervisor {
                 let adapter = try await readyAdapter()
                 let device = try await findDevice(on: adapter)
                 try await connect(device, on: adapter)
-                details = await readDetails(device)
+                details = await StrapDetails.read(device)
                 onEvent(.deviceInfo(address, details))
                 try await receive(from: device)
                 attempt = 0
@@ -149,30 +149,6 @@ actor SensorSupervisor {
             try? await device.disconnect()
             throw SupervisorFailure("\(address) connected but its services were not resolved in time", transient: true)
         }
-    }
-
-    /// Body location, battery, manufacturer and model, read once per connection; a strap
-    /// that lacks one simply does not report it.
-    private func readDetails(_ device: Device) async -> DeviceDetails {
-        let info = await device.info
-        var details = DeviceDetails(name: info?.alias ?? info?.name, batteryPercent: info?.batteryPercentage)
-        if let location = await device.characteristic(BluetoothUUID.bodySensorLocation.uuidString),
-           let bytes = try? await location.read() {
-            details.bodySensorLocation = try? BodySensorLocation.decode(bytes).value
-        }
-        if details.batteryPercent == nil, let battery = await device.characteristic(BluetoothUUID.batteryLevel.uuidString),
-           let bytes = try? await battery.read(), let level = try? BatteryLevel.decode(bytes).value {
-            details.batteryPercent = Int(level.percent)
-        }
-        if let characteristic = await device.characteristic(BluetoothUUID.manufacturerName.uuidString),
-           let bytes = try? await characteristic.read() {
-            details.manufacturer = String(decoding: bytes, as: UTF8.self)
-        }
-        if let characteristic = await device.characteristic(BluetoothUUID.modelNumber.uuidString),
-           let bytes = try? await characteristic.read() {
-            details.model = String(decoding: bytes, as: UTF8.self)
-        }
-        return details
     }
 
     /// Subscribes to 0x2A37 and turns frames into samples until the subscription ends.

@@ -1,3 +1,4 @@
+import DurableFile
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -49,31 +50,10 @@ public struct CredentialsFileStore: CredentialsPersistence {
         guard let data = try? encoder.encode(credentials) else {
             throw UplinkError(.credentialsWriteFailed, "could not encode credentials for \(path)")
         }
-        mkdir(directory, 0o700)
-        let temporary = path + ".tmp-\(getpid())"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw failure("create \(temporary)") }
-        fchmod(descriptor, 0o600)
-        let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard written == data.count, fsync(descriptor) == 0 else {
-            let error = failure("write \(temporary)")
-            close(descriptor)
-            unlink(temporary)
-            throw error
+        do {
+            try DurableFile.replace(path, with: data, mode: 0o600, directoryMode: 0o700)
+        } catch {
+            throw UplinkError(.credentialsWriteFailed, "\(error); check free space and permissions of the state directory")
         }
-        close(descriptor)
-        guard rename(temporary, path) == 0 else {
-            let error = failure("rename \(temporary) to \(path)")
-            unlink(temporary)
-            throw error
-        }
-        let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard directoryDescriptor >= 0 else { throw failure("open \(directory) to fsync it") }
-        defer { close(directoryDescriptor) }
-        guard fsync(directoryDescriptor) == 0 else { throw failure("fsync \(directory)") }
-    }
-
-    private func failure(_ what: String) -> UplinkError {
-        UplinkError(.credentialsWriteFailed, "could not \(what): \(String(cString: strerror(errno))); check free space and permissions of the state directory")
     }
 }

@@ -90,8 +90,8 @@ struct QueueCommandTests {
         let jsonl = try await GatewayProcess.run(["queue", "export", "--state-dir", directory.path])
         #expect(jsonl.status == 0, "\(jsonl.standardError)")
         #expect(jsonl.outputLines == [
-            #"{"record_id":\#(ids[0]),"stream":"F0:1D:2E:3C:4B:5A","sample_id":"00000000-0000-4000-8000-000000000001","sensor":"F0:1D:2E:3C:4B:5A","patient_id":"patient-7","captured_utc":"2026-11-18T11:06:41.000Z","wall_clock_ns":1795000001000000000,"wall_clock_synchronized":"true","bpm":71,"contact":"detected","energy_expended_kj":null,"rr_intervals_ms":[705.078,695.312]}"#,
-            #"{"record_id":\#(ids[1]),"stream":"F0:1D:2E:3C:4B:5A","sample_id":"00000000-0000-4000-8000-000000000002","sensor":"F0:1D:2E:3C:4B:5A","patient_id":"patient-7","captured_utc":"2026-11-18T11:06:42.000Z","wall_clock_ns":1795000002000000000,"wall_clock_synchronized":"true","bpm":72,"contact":"detected","energy_expended_kj":null,"rr_intervals_ms":[705.078,695.312]}"#,
+            #"{"record_id":\#(ids[0]),"stream":"F0:1D:2E:3C:4B:5A","sample_id":"00000000-0000-4000-8000-000000000001","sensor":"F0:1D:2E:3C:4B:5A","patient_id":"patient-7","captured_utc":"2026-11-18T11:06:41.000Z","wall_clock_ns":1795000001000000000,"wall_clock_synchronized":true,"bpm":71,"contact":"detected","energy_expended_kj":null,"rr_intervals_ms":[705.078,695.312]}"#,
+            #"{"record_id":\#(ids[1]),"stream":"F0:1D:2E:3C:4B:5A","sample_id":"00000000-0000-4000-8000-000000000002","sensor":"F0:1D:2E:3C:4B:5A","patient_id":"patient-7","captured_utc":"2026-11-18T11:06:42.000Z","wall_clock_ns":1795000002000000000,"wall_clock_synchronized":true,"bpm":72,"contact":"detected","energy_expended_kj":null,"rr_intervals_ms":[705.078,695.312]}"#,
         ])
         let csv = try await GatewayProcess.run(["queue", "export", "--format", "csv", "--state-dir", directory.path])
         #expect(csv.status == 0)

@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Replaces a state file so that a crash or power cut leaves either the old or the new
+/// contents, never a mix, and the new contents are on disk when `replace` returns: write a
+/// temporary file, fsync it, rename it over the old one, fsync the directory.
+///
+/// Credentials and sensor bindings are written this way (the gateway must not lose a token the
+/// server has already rotated, nor a binding a technician just made).
+public enum DurableFile {
+    /// A step of the replacement failed; the old file, if any, is untouched.
+    public struct Failure: Error, CustomStringConvertible {
+        /// What was being done (`write /var/lib/edge-gateway/sensors.json.tmp-42`).
+        public let operation: String
+        /// `strerror` of the failing call.
+        public let reason: String
+
+        public var description: String { "could not \(operation): \(reason)" }
+    }
+
+    /// Replaces `path` with `bytes`, giving the file `mode`; creates the directory with
+    /// `directoryMode` if it is missing.
+    public static func replace(
+        _ path: String, with bytes: some Collection<UInt8>, mode: mode_t = 0o644, directoryMode: mode_t = 0o755
+    ) throws(Failure) {
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) }.flatMap { $0.isEmpty ? "/" : $0 } ?? "."
+        mkdir(directory, directoryMode)
+        let temporary = path + ".tmp-\(getpid())"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
+        guard descriptor >= 0 else { throw failure("create \(temporary)") }
+        fchmod(descriptor, mode)
+        let data = Array(bytes)
+        let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == data.count, fsync(descriptor) == 0 else {
+            let error = failure("write \(temporary)")
+            close(descriptor)
+            unlink(temporary)
+            throw error
+        }
+        close(descriptor)
+        guard rename(temporary, path) == 0 else {
+            let error = failure("rename \(temporary) to \(path)")
+            unlink(temporary)
+            throw error
+        }
+        let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard directoryDescriptor >= 0 else { throw failure("open \(directory) to fsync it") }
+        defer { close(directoryDescriptor) }
+        guard fsync(directoryDescriptor) == 0 else { throw failure("fsync \(directory)") }
+    }
+
+    private static func failure(_ operation: String) -> Failure {
+        Failure(operation: operation, reason: String(cString: strerror(errno)))
+    }
+}

@@ -1,0 +1,113 @@
+import BlueZSimulator
+import Foundation
+import GATTHeartRate
+import GatewayTestSupport
+import Testing
+
+/// Runs the real `edge-gateway` sensor commands against a simulated bluetoothd on a private bus.
+@Suite("edge-gateway scan, pair, live, sensors, forget")
+struct SensorCommandTests {
+    /// A private bus with three simulated straps, a state directory, and the environment that
+    /// points the binary at both.
+    struct Setup {
+        let bus: PrivateBus
+        let simulator: BluetoothdSimulator
+        let state: TemporaryDirectory
+
+        static func start(straps: Int = 3) async throws -> Setup {
+            let bus = try PrivateBus()
+            let simulator = BluetoothdSimulator(
+                busAddress: bus.address, straps: SimulatedStrap.fleet(count: straps, notificationInterval: .milliseconds(100)))
+            try await simulator.start()
+            return Setup(bus: bus, simulator: simulator, state: try TemporaryDirectory())
+        }
+
+        func run(_ arguments: [String]) async throws -> GatewayProcess.Result {
+            try await GatewayProcess.run(
+                arguments + ["--state-dir", state.path], environment: ["DBUS_SYSTEM_BUS_ADDRESS": bus.address])
+        }
+    }
+
+    @Test("scan --json lists the three straps, then pair binds one, live prints 10 plausible samples, sensors and forget agree")
+    func technicianWorkflow() async throws {
+        let setup = try await Setup.start()
+        let scan = try await setup.run(["scan", "--json", "--timeout", "3"])
+        #expect(scan.status == 0, "\(scan.standardError)")
+        let found = scan.outputLines.dropLast()
+        #expect(Set(found.compactMap { Self.field("address", in: $0) }) == ["F0:1D:2E:3C:00:01", "F0:1D:2E:3C:00:02", "F0:1D:2E:3C:00:03"])
+        #expect(found.allSatisfy { $0.contains(#""paired":false"#) && $0.contains(#""bound":false"#) && $0.contains(#""rssi":-"#) })
+        #expect(scan.outputLines.last == #"{"found":3}"#)
+
+        let pair = try await setup.run(["pair", "F0:1D:2E:3C:00:01", "--alias", "bed 1", "--patient", "40006", "--json"])
+        #expect(pair.status == 0, "\(pair.standardError)")
+        #expect(pair.outputLines.first?.contains(#""bonded":true,"body_location":"chest","battery_percent":95,"manufacturer":"Polar Electro Oy","model":"H10","bound":true"#) == true)
+
+        let live = try await setup.run(["live", "F0:1D:2E:3C:00:01", "--count", "10", "--json"])
+        #expect(live.status == 0, "\(live.standardError)")
+        #expect(live.outputLines.count == 10)
+        for line in live.outputLines {
+            let bpm = try #require(Self.field("bpm", in: line).flatMap { Int($0) })
+            #expect((40...180).contains(bpm), "\(line)")
+            #expect(line.contains(#""address":"F0:1D:2E:3C:00:01""#) && line.contains(#""contact":"detected""#))
+        }
+
+        let sensors = try await setup.run(["sensors", "--json"])
+        #expect(sensors.outputLines.count == 1)
+        #expect(sensors.outputLines.first?.contains(#""alias":"bed 1","patient_id":"40006""#) == true)
+
+        let forget = try await setup.run(["forget", "F0:1D:2E:3C:00:01"])
+        #expect(forget.status == 0)
+        let again = try await setup.run(["forget", "F0:1D:2E:3C:00:01"])
+        #expect(again.status == 1)
+        #expect(again.standardError.contains("is not bound"))
+    }
+
+    @Test("binds a strap that refuses pairing, saying so, and refuses a device without the heart-rate service")
+    func pairingRefusedStillBinds() async throws {
+        let setup = try await Setup.start()
+        let pair = try await setup.run(["pair", "F0:1D:2E:3C:00:03"])
+        #expect(pair.status == 0)
+        #expect(pair.standardError.contains("does not support pairing"))
+        #expect(pair.outputLines.first?.hasPrefix("bound F0:1D:2E:3C:00:03 TICKR 0003") == true)
+    }
+
+    @Test("exits 75 with a hint to scan for a strap that cannot be found")
+    func strapNotFound() async throws {
+        let setup = try await Setup.start()
+        let pair = try await setup.run(["pair", "AA:BB:CC:DD:EE:FF", "--timeout", "1"])
+        #expect(pair.status == 75)
+        #expect(pair.standardError.contains("edge-gateway scan"))
+    }
+
+    @Test("exits 69 naming the problem when bluetoothd is not running or the adapter is off")
+    func bluetoothUnavailable() async throws {
+        let setup = try await Setup.start()
+        await setup.simulator.setAdapterPowered(false)
+        let off = try await setup.run(["scan", "--timeout", "1"])
+        #expect(off.status == 69)
+        #expect(off.standardError.contains("adapter hci0 is powered off"))
+        let missing = try await setup.run(["scan", "--timeout", "1", "--adapter", "hci7"])
+        #expect(missing.status == 69)
+        #expect(missing.standardError.contains("no adapter hci7 (present: hci0)"))
+        await setup.simulator.stop()
+        let stopped = try await setup.run(["live", "F0:1D:2E:3C:00:01", "--count", "1"])
+        #expect(stopped.status == 69)
+        #expect(stopped.standardError.contains("bluetoothd is not running"))
+    }
+
+    @Test("exits 64 for a malformed address")
+    func badAddress() async throws {
+        let setup = try await Setup.start(straps: 1)
+        let result = try await setup.run(["pair", "not-an-address"])
+        #expect(result.status == 64)
+    }
+
+    /// The value of a top-level key in a one-line JSON object (numbers and strings).
+    static func field(_ key: String, in line: String) -> String? {
+        guard let data = line.data(using: .utf8),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let value = object[key]
+        else { return nil }
+        return "\(value)"
+    }
+}
