@@ -42,12 +42,19 @@ struct LiveCommand: AsyncParsableCommand {
             let discovery = DiscoverySessions()
             let clock = CaptureClock()
             let verbose = options.verbose
+            let malformed = MalformedFrameLog { StandardError.writeLine($0) }
             let supervisors = names.keys.map { address in
                 SensorSupervisor(
                     address: address, patientID: nil, client: client, adapter: options.adapter,
                     policy: ReconnectPolicy(), slots: slots, discovery: discovery, clock: clock,
                     onSample: { await printer.print($0) },
-                    onEvent: { event in if verbose { StandardError.writeLine(String(describing: event)) } })
+                    onEvent: { event in
+                        if case .malformedFrame(let address, let bytes, let error, let count) = event {
+                            Task { await malformed.record(address, bytes: bytes, error: error, total: count) }
+                        } else if verbose {
+                            StandardError.writeLine(String(describing: event))
+                        }
+                    })
             }
             await withTaskGroup(of: Void.self) { group in
                 for supervisor in supervisors { group.addTask { await supervisor.run() } }
