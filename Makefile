@@ -31,14 +31,10 @@ SOAK_CYCLES ?= 1000
 soak: deps
 	QUEUE_KILL_CYCLES=$(SOAK_CYCLES) $(SWIFT) test --filter OfflineQueueCrashConsistency
 
-## demo: the main job on simulated input. Until the daemon exists: decode real strap frames.
+## demo: the main job on simulated straps: simulate, scan, pair, live (scripts/demo.sh).
 demo: deps
 	$(SWIFT) build --product edge-gateway
-	@echo "Decoding frames captured from real straps (docs/ble-heart-rate.md):"
-	$$($(SWIFT) build --show-bin-path)/edge-gateway decode \
-		104ed202c802 "10 51 00 03 12 03" 16:34:e4:04 103b5304 "10 3e b1 03 de" 192c0110270004
-	@echo "The same, as JSON lines:"
-	$$($(SWIFT) build --show-bin-path)/edge-gateway decode --json 104ed202c802 "10 3e b1 03 de"
+	scripts/demo.sh "$$($(SWIFT) build --show-bin-path)/edge-gateway"
 
 ## fuzz: libFuzzer on the frame decoders for FUZZ_SECONDS (default 600).
 fuzz:
