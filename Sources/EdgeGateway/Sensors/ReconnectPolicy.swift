@@ -16,6 +16,9 @@ struct ReconnectPolicy: Sendable {
     var discoveryTimeout: Duration = .seconds(30)
     /// Whether the supervisor may power an adapter on when it finds it off.
     var powerOnAdapter = false
+    /// A subscription that ends sooner than this counts as a failure: a strap that connects
+    /// and drops again at once backs off instead of hammering the adapter.
+    var stableSubscription: Duration = .seconds(10)
 
     /// The delay before attempt `attempt` (0-based): half of the capped exponential step, plus
     /// a random part up to the other half ("equal jitter"), so it never collapses to zero.

@@ -67,9 +67,13 @@ actor SensorSupervisor {
                 try await connect(device, on: adapter)
                 details = await StrapDetails.read(device)
                 onEvent(.deviceInfo(address, details))
-                try await receive(from: device)
-                attempt = 0
+                let lasted = try await receive(from: device)
                 reconnects += 1
+                guard lasted < policy.stableSubscription else {
+                    attempt = 0
+                    continue
+                }
+                throw SupervisorFailure("\(address) dropped \(lasted.formatted(.units(allowed: [.seconds, .milliseconds]))) after subscribing", transient: true)
             } catch is CancellationError {
                 return
             } catch {
@@ -151,9 +155,10 @@ actor SensorSupervisor {
         }
     }
 
-    /// Subscribes to 0x2A37 and turns frames into samples until the subscription ends.
-    /// A strap silent for longer than the stall timeout is disconnected, to force a fresh link.
-    private func receive(from device: Device) async throws {
+    /// Subscribes to 0x2A37 and turns frames into samples until the subscription ends; returns
+    /// how long it lasted. A strap silent for longer than the stall timeout is disconnected, to
+    /// force a fresh link.
+    private func receive(from device: Device) async throws -> Duration {
         guard let measurement = await device.characteristic(BluetoothUUID.heartRateMeasurement.uuidString) else {
             try? await device.disconnect()
             throw SupervisorFailure("\(address) has no Heart Rate Measurement characteristic (0x2A37): is it a heart-rate strap?", transient: false)
@@ -165,7 +170,8 @@ actor SensorSupervisor {
             throw SupervisorFailure(error)
         }
         state = .subscribed
-        lastFrameAt = .now
+        let subscribedAt = ContinuousClock.now
+        lastFrameAt = subscribedAt
         let watchdog = Task { [weak self, policy] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: policy.stallTimeout / 4)
@@ -183,6 +189,7 @@ actor SensorSupervisor {
             onEvent(.stalled(address))
             try? await device.disconnect()
         }
+        return subscribedAt.duration(to: .now)
     }
 
     private func hasStalled(_ timeout: Duration) -> Bool {

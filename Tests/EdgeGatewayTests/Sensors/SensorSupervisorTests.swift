@@ -101,6 +101,25 @@ struct SensorSupervisorTests {
         #expect(retried)
     }
 
+    @Test("backs off from a strap that drops right after each subscription instead of reconnecting at once")
+    func backsOffFromFlappingStrap() async throws {
+        let fixture = try await SupervisorFixture.start(knownAtStart: true)
+        var policy = SupervisorFixture.fastPolicy
+        policy.stableSubscription = .seconds(3600)
+        let (address, supervisor, task) = await fixture.supervise(policy: policy)
+        defer { task.cancel() }
+        for _ in 0..<3 {
+            #expect(await fixture.samplesArrive(for: address, count: 1))
+            await fixture.simulator.dropLink(address)
+        }
+        #expect(await eventually {
+            await fixture.collector.events.filter {
+                if case .retrying(_, let reason, true, _) = $0 { reason.contains("after subscribing") } else { false }
+            }.count >= 3
+        })
+        #expect(await supervisor.reconnects >= 3)
+    }
+
     @Test("runs ten straps at once without exceeding the adapter's parallel connection limit")
     func tenStraps() async throws {
         let fixture = try await SupervisorFixture.start(straps: 10, parallelConnects: 2)
