@@ -23,7 +23,7 @@ struct SchemaValidationTests {
 
     @Test("bundles of seeded samples pass the schemas in every mode: every sample, with RR, windowed")
     func generatedBundlesValidate() throws {
-        // UPLINK_BUNDLE_DIR=DIR keeps the Bundles, e.g. to run ../shared/tools/jhe-check on them.
+        // UPLINK_BUNDLE_DIR=DIR keeps the Bundles, e.g. to check them with the workplace's jhe-check tool.
         let kept = ProcessInfo.processInfo.environment["UPLINK_BUNDLE_DIR"].map { URL(fileURLWithPath: $0) }
         let scratch = try kept ?? SchemaValidator.scratchDirectory()
         defer { if kept == nil { try? FileManager.default.removeItem(at: scratch) } }
