@@ -35,6 +35,9 @@ final class ConnectionState: @unchecked Sendable {
         return nextSubscriberID
     }
 
+    /// How many signal streams are live (for tests of unsubscription).
+    var subscriberCount: Int { subscribers.count }
+
     func unsubscribe(_ id: UInt64) {
         subscribers.removeValue(forKey: id)
     }

@@ -90,6 +90,14 @@ public final class DBusConnection: Sendable {
         get async { await onLoop { $0.isClosed } }
     }
 
+    /// How many signal streams are live on this connection.
+    var signalSubscriberCount: Int {
+        get async {
+            let state = state
+            return await onLoop { _ in state.subscriberCount }
+        }
+    }
+
     /// Runs `body` on the loop thread and returns its result.
     func onLoop<T: Sendable>(_ body: @escaping @Sendable (DBusLoop) -> T) async -> T {
         await withCheckedContinuation { continuation in

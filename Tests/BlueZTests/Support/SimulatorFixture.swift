@@ -25,16 +25,18 @@ struct SimulatorFixture: Sendable {
         }
     }
 
-    /// Discovers straps until `address` has a device object, then stops discovery.
+    /// Discovers straps until `address` has a device object, and stops discovery before
+    /// returning (a device removed while discovery runs is found again).
     func discover(_ address: BluetoothAddress) async throws -> Device {
         let adapter = try await adapter
         try await adapter.setDiscoveryFilter(serviceUUIDs: [BluetoothUUID.heartRateService.uuidString])
         try await adapter.startDiscovery()
-        defer { Task { try? await adapter.stopDiscovery() } }
         let text = address.description
-        guard await client.wait(timeout: .seconds(30), until: { $0.device(address: text) != nil }),
-              let device = await client.device(address: text)
-        else { throw FixtureError(description: "\(text) was not discovered") }
+        let found = await client.wait(timeout: .seconds(30)) { $0.device(address: text) != nil }
+        try await adapter.stopDiscovery()
+        guard found, let device = await client.device(address: text) else {
+            throw FixtureError(description: "\(text) was not discovered")
+        }
         return device
     }
 
