@@ -1,0 +1,67 @@
+import Foundation
+
+/// Everything `gateway.toml` can set, with the defaults a gateway runs with when the file (or a
+/// key) is absent. Every key is documented, with its default, in `deploy/gateway.toml.example`.
+struct GatewayConfiguration: Sendable, Equatable {
+    /// `[gateway]`: who this box is and where it keeps its state.
+    struct Gateway: Sendable, Equatable {
+        /// Shown in status and logs (default: the host name).
+        var name = ProcessInfo.processInfo.hostName
+        /// Queue database, sensor bindings, credentials, status and upload history.
+        var stateDirectory = StateDirectoryOption.defaultDirectory
+    }
+
+    /// `[bluetooth]`: how straps are reached.
+    struct Bluetooth: Sendable, Equatable {
+        /// The BlueZ adapter (`hci0`).
+        var adapter = "hci0"
+        /// Connections attempted at once on the adapter (controllers fail when asked for many).
+        var maxParallelConnects = 2
+        /// The cap of the reconnect backoff.
+        var reconnectMaxBackoff: Duration = .seconds(60)
+        /// A connected strap silent this long is reconnected.
+        var stallTimeout: Duration = .seconds(15)
+    }
+
+    /// `[queue]`: the durable offline queue's bounds and group commit.
+    struct Queue: Sendable, Equatable {
+        var maxRecords = 10_000_000
+        var maxBytes: Int64 = 4 << 30
+        var maxAge: Duration = .seconds(90 * 24 * 3600)
+        var commitInterval: Duration = .seconds(1)
+        var commitMax = 256
+    }
+
+    /// `[uplink]`: delivery to JupyterHealth Exchange.
+    struct Uplink: Sendable, Equatable {
+        /// Overrides the server recorded at enrolment (nil: use the enrolment's).
+        var baseURL: String?
+        var fhirPath = "/FHIR/R5/"
+        /// Entries per Bundle.
+        var batchSize = 100
+        /// How often the uploader looks for pending samples when the last round found none.
+        var interval: Duration = .seconds(10)
+        /// `every-sample`, or a window such as `60s`, `5m`.
+        var resolution = "every-sample"
+        /// Also send RR intervals as `omh:rr-interval:1.0` points.
+        var rrIntervals = false
+        /// Drop samples whose strap reported no skin contact instead of uploading them.
+        var dropNoContact = true
+        /// Extra CA certificates (PEM) trusted for the server, besides the system store.
+        var caFile: String?
+        /// Deadline for one HTTP request.
+        var timeout: Duration = .seconds(60)
+    }
+
+    /// `[metrics]`: the Prometheus endpoint.
+    struct Metrics: Sendable, Equatable {
+        /// `host:port` to serve `/metrics` on; empty means off.
+        var listen = ""
+    }
+
+    var gateway = Gateway()
+    var bluetooth = Bluetooth()
+    var queue = Queue()
+    var uplink = Uplink()
+    var metrics = Metrics()
+}
