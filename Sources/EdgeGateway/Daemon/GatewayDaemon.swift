@@ -1,0 +1,96 @@
+import BlueZ
+import Foundation
+import Logging
+import OfflineQueue
+import ServiceLifecycle
+import Uplink
+
+/// The composition of `edge-gateway run`: sensor supervisors → sample intake (queue writer) →
+/// uploader, plus clock repair and the status report, as one service group that shuts down in
+/// reverse order on SIGTERM/SIGINT: the sensors stop first, the uploader abandons its round
+/// (its records stay in the queue), and the intake commits what it still holds.
+struct GatewayDaemon {
+    let configuration: GatewayConfiguration
+    let environment: [String: String]
+    let logger: Logger
+    var clock = CaptureClock()
+    /// Called with every status report (systemd's status line and watchdog).
+    var onReport: @Sendable (GatewayStatusReport) -> Void = { _ in }
+    /// Called with every upload round that had samples (the upload history).
+    var onAttempt: @Sendable (UploadAttempt) -> Void = { _ in }
+
+    var stateDirectory: String { configuration.gateway.stateDirectory }
+
+    /// Opens the state, runs until a termination signal, and closes the state cleanly.
+    func run() async throws {
+        try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let queue = try openQueue("queue.sqlite")
+        let held = try openQueue("held.sqlite")
+        let uplink = configuration.uplink
+        let transport = try AsyncHTTPTransport(caFile: uplink.caFile, environment: environment, targetHost: nil)
+        let tokens = TokenManager(store: CredentialsFileStore(directory: stateDirectory), transport: transport, timeout: uplink.timeout)
+        let delivery = DeliveryConfiguration(
+            batchSize: uplink.batchSize, requestTimeout: uplink.timeout,
+            encoding: EncodingOptions(
+                resolution: try UploadResolution(parsing: uplink.resolution), includeRRIntervals: uplink.rrIntervals,
+                dropNoContact: uplink.dropNoContact))
+        let counters = DaemonCounters()
+        let buffer = SampleBuffer()
+        let services: [any Service] = [
+            SampleIntake(buffer: buffer, queue: queue, held: held, counters: counters, logger: logger),
+            ClockRepairService(held: held, queue: queue, clock: clock, counters: counters, logger: logger),
+            UploadService(
+                queue: queue, client: JHEClient(tokens: tokens, transport: transport, configuration: delivery), tokens: tokens,
+                counters: counters, logger: logger, batchSize: uplink.batchSize, idleInterval: uplink.interval,
+                onAttempt: onAttempt),
+            StatusReporter(
+                stateDirectory: stateDirectory, runtimeDirectory: environment["RUNTIME_DIRECTORY"], counters: counters,
+                gatewayName: configuration.gateway.name, clock: clock, logger: logger, onReport: onReport),
+            SensorFleet(
+                bindings: SensorBindingStore(directory: stateDirectory), bus: .system, adapter: configuration.bluetooth.adapter,
+                policy: reconnectPolicy, maxParallelConnects: configuration.bluetooth.maxParallelConnects, clock: clock,
+                buffer: buffer, counters: counters, logger: logger),
+        ]
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        logger.notice("edge-gateway started", metadata: ["state_dir": "\(stateDirectory)", "adapter": "\(configuration.bluetooth.adapter)"])
+        do {
+            try await group.run()
+        } catch {
+            logger.critical("the daemon stopped on an error", metadata: ["error": "\(error)"])
+            try await close(queue, held, transport)
+            throw error
+        }
+        try await close(queue, held, transport)
+        logger.notice("edge-gateway stopped; every accepted sample is on disk")
+    }
+
+    private var reconnectPolicy: ReconnectPolicy {
+        var policy = ReconnectPolicy()
+        policy.maximumDelay = configuration.bluetooth.reconnectMaxBackoff
+        policy.stallTimeout = configuration.bluetooth.stallTimeout
+        return policy
+    }
+
+    private func openQueue(_ name: String) throws -> OfflineQueue {
+        var settings = QueueConfiguration()
+        settings.maxRecords = configuration.queue.maxRecords
+        settings.maxBytes = configuration.queue.maxBytes
+        settings.maxAge = configuration.queue.maxAge
+        settings.commitInterval = configuration.queue.commitInterval
+        settings.commitMax = configuration.queue.commitMax
+        settings.logger = logger
+        let queue = try OfflineQueue(path: stateDirectory + "/" + name, configuration: settings)
+        if let recovery = queue.recovery {
+            logger.critical("the queue file was damaged and replaced by a new one", metadata: ["report": "\(recovery)"])
+        }
+        return queue
+    }
+
+    private func close(_ queue: OfflineQueue, _ held: OfflineQueue, _ transport: AsyncHTTPTransport) async throws {
+        try await queue.close()
+        try await held.close()
+        await transport.shutdown()
+    }
+}
