@@ -9,6 +9,10 @@ struct GatewayConfiguration: Sendable, Equatable {
         var name = ProcessInfo.processInfo.hostName
         /// Queue database, sensor bindings, credentials, status and upload history.
         var stateDirectory = StateDirectoryOption.defaultDirectory
+        /// Hold samples captured while the system clock is not synchronised until it is, then
+        /// re-stamp them (a Raspberry Pi has no battery clock). Off only for boxes whose clock is
+        /// right without NTP (a real-time clock) but never reports itself synchronised.
+        var holdUntilClockSync = true
     }
 
     /// `[bluetooth]`: how straps are reached.

@@ -37,7 +37,9 @@ struct GatewayDaemon {
         let counters = DaemonCounters()
         let buffer = SampleBuffer()
         let services: [any Service] = [
-            SampleIntake(buffer: buffer, queue: queue, held: held, counters: counters, logger: logger),
+            SampleIntake(
+                buffer: buffer, queue: queue, held: held, counters: counters, logger: logger,
+                holdUnsynchronized: configuration.gateway.holdUntilClockSync),
             ClockRepairService(held: held, queue: queue, clock: clock, counters: counters, logger: logger),
             UploadService(
                 queue: queue, client: JHEClient(tokens: tokens, transport: transport, configuration: delivery), tokens: tokens,

@@ -15,6 +15,8 @@ struct SampleIntake: Service {
     let held: OfflineQueue
     let counters: DaemonCounters
     let logger: Logger
+    /// Whether samples stamped by an unsynchronised clock wait for clock repair.
+    var holdUnsynchronized = true
 
     func run() async throws {
         try await withGracefulShutdownHandler {
@@ -29,8 +31,8 @@ struct SampleIntake: Service {
     }
 
     private func store(_ batch: [HeartRateSample]) async {
-        let ready = batch.filter(\.captured.wallClockSynchronized)
-        let waiting = batch.filter { !$0.captured.wallClockSynchronized }
+        let ready = holdUnsynchronized ? batch.filter(\.captured.wallClockSynchronized) : batch
+        let waiting = holdUnsynchronized ? batch.filter { !$0.captured.wallClockSynchronized } : []
         for (samples, target) in [(ready, queue), (waiting, held)] where !samples.isEmpty {
             do {
                 try await target.append(contentsOf: samples.map(SampleRecord.record(for:)))
