@@ -107,7 +107,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EdgeGatewayTests",
-            dependencies: ["EdgeGateway", "GATTHeartRate", "BlueZ", "BlueZSimulator", "OfflineQueue", "GatewayTestSupport"],
+            dependencies: ["EdgeGateway", "GATTHeartRate", "BlueZ", "BlueZSimulator", "OfflineQueue", "JHESimulator", "GatewayTestSupport"],
             exclude: ["Fixtures"]
         ),
     ]

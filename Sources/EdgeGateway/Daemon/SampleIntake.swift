@@ -37,6 +37,10 @@ struct SampleIntake: Service {
             do {
                 try await target.append(contentsOf: samples.map(SampleRecord.record(for:)))
                 counters.update { $0.accepted(samples) }
+                logger.debug("accepted samples", metadata: [
+                    "queue": "\(target === held ? "held" : "upload")",
+                    "ids": "\(samples.map(\.id.uuidString).joined(separator: ","))",
+                ])
             } catch {
                 counters.update { $0.refused(samples.count) }
                 logger.error("could not store \(samples.count) samples; they are lost", metadata: ["queue": "\(target.path)", "error": "\(error)"])
