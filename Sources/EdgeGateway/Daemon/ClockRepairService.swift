@@ -6,6 +6,9 @@ import ServiceLifecycle
 /// Moves samples from the held queue to the upload queue once the wall clock synchronises,
 /// re-stamped from the monotonic clock ("Time" in docs/architecture.md).
 ///
+/// A sample from another boot cannot be re-stamped; it becomes a dead letter, filed under the
+/// time of repair so that age-based eviction does not take it for ancient.
+///
 /// Each step is append-then-acknowledge, so a crash in between re-sends a sample with the same
 /// id, which the server drops as a duplicate (409): nothing is lost, nothing is stored twice.
 struct ClockRepairService: Service {
@@ -50,7 +53,9 @@ struct ClockRepairService: Service {
             }
             try await queue.append(contentsOf: repaired.map(SampleRecord.record(for:)))
             for sample in unrepairable {
-                let ids = try await queue.append(contentsOf: [SampleRecord.record(for: sample)])
+                var record = try SampleRecord.record(for: sample)
+                record.captureTime = now.wallClockNanoseconds
+                let ids = try await queue.append(contentsOf: [record])
                 try await queue.reject(ids, reason: ClockRepair.unrepairableReason(sample))
             }
             try await held.reject(undecodable, reason: "undecodable-record")

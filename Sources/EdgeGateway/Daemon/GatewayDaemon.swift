@@ -25,7 +25,7 @@ struct GatewayDaemon {
     func run() async throws {
         try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let queue = try openQueue("queue.sqlite")
-        let held = try openQueue("held.sqlite")
+        let held = try openQueue("held.sqlite", evictByAge: false)
         let uplink = configuration.uplink
         let transport = try AsyncHTTPTransport(caFile: uplink.caFile, environment: environment, targetHost: nil)
         let tokens = TokenManager(store: CredentialsFileStore(directory: stateDirectory), transport: transport, timeout: uplink.timeout)
@@ -75,19 +75,27 @@ struct GatewayDaemon {
         return policy
     }
 
-    private func openQueue(_ name: String) throws -> OfflineQueue {
-        var settings = QueueConfiguration()
-        settings.maxRecords = configuration.queue.maxRecords
-        settings.maxBytes = configuration.queue.maxBytes
-        settings.maxAge = configuration.queue.maxAge
-        settings.commitInterval = configuration.queue.commitInterval
-        settings.commitMax = configuration.queue.commitMax
-        settings.logger = logger
+    private func openQueue(_ name: String, evictByAge: Bool = true) throws -> OfflineQueue {
+        let settings = Self.queueSettings(configuration.queue, logger: logger, evictByAge: evictByAge)
         let queue = try OfflineQueue(path: stateDirectory + "/" + name, configuration: settings)
         if let recovery = queue.recovery {
             logger.critical("the queue file was damaged and replaced by a new one", metadata: ["report": "\(recovery)"])
         }
         return queue
+    }
+
+    /// The configured bounds and group commit. The held queue is not trimmed by age
+    /// (`evictByAge` false): its capture times come from an unsynchronised clock, and the jump at
+    /// synchronisation would make every held sample look ancient.
+    static func queueSettings(_ bounds: GatewayConfiguration.Queue, logger: Logger, evictByAge: Bool) -> QueueConfiguration {
+        var settings = QueueConfiguration()
+        settings.maxRecords = bounds.maxRecords
+        settings.maxBytes = bounds.maxBytes
+        settings.maxAge = evictByAge ? bounds.maxAge : .seconds(100 * 365 * 24 * 3600)
+        settings.commitInterval = bounds.commitInterval
+        settings.commitMax = bounds.commitMax
+        settings.logger = logger
+        return settings
     }
 
     private func close(_ queue: OfflineQueue, _ held: OfflineQueue, _ transport: AsyncHTTPTransport) async throws {

@@ -24,6 +24,7 @@ struct RunCommand: AsyncParsableCommand {
     var logLevel: Logger.Level = .info
 
     func run() async throws {
+        Self.unblockTerminationSignals()
         var configuration = try config.load()
         if let directory = state.stateDirectory { configuration.gateway.stateDirectory = directory }
         let level = logLevel
@@ -36,6 +37,18 @@ struct RunCommand: AsyncParsableCommand {
             configuration: configuration, environment: ProcessInfo.processInfo.environment,
             logger: Logger(label: "edge-gateway"))
         try await daemon.run()
+    }
+}
+
+extension RunCommand {
+    /// A blocked signal mask survives exec: a daemon started by a program that blocks SIGTERM
+    /// (some supervisors and test runners do) would never hear it and never shut down cleanly.
+    static func unblockTerminationSignals() {
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGTERM)
+        sigaddset(&signals, SIGINT)
+        pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     }
 }
 
