@@ -1,0 +1,58 @@
+import Foundation
+
+/// How the demo ended, checked against the JHE simulator's own store.
+struct DemoVerdict {
+    let straps: Int
+    let captured: Int
+    let accepted: Int
+    let stored: Int
+    let uniqueStored: Int
+    let duplicatesAnswered: Int
+    let refreshes: Int
+    let dead: Int
+    let drained: Bool
+    let daemonExit: Int32
+    let outageSeconds: Int
+
+    /// Every accepted sample stored once, none twice, nothing left behind, a clean stop.
+    var exactlyOnce: Bool {
+        drained && daemonExit == 0 && dead == 0 && stored == accepted && uniqueStored == stored
+    }
+
+    init(stage: DemoStage, drained: Bool, daemonExit: Int32, outageSeconds: Int) async {
+        let sensors = stage.statusReport()?.sensors ?? []
+        straps = sensors.count
+        captured = sensors.reduce(0) { $0 + $1.samplesReceived }
+        accepted = sensors.reduce(0) { $0 + $1.samplesAccepted }
+        let payloads = await stage.jhe.storedPayloads()
+        stored = payloads.count
+        uniqueStored = Set(payloads.compactMap { data -> String? in
+            let point = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+            return (point?["header"] as? [String: Any])?["uuid"] as? String
+        }).count
+        let counters = await stage.jhe.counters
+        duplicatesAnswered = counters.duplicates
+        refreshes = counters.refreshes
+        dead = await stage.queueStats()?.dead ?? 0
+        self.drained = drained
+        self.daemonExit = daemonExit
+        self.outageSeconds = outageSeconds
+    }
+
+    var summary: String {
+        """
+
+        Summary
+          straps                        \(straps)
+          samples captured              \(captured)
+          samples accepted (durable)    \(accepted)
+          stored by JHE                 \(stored) (\(uniqueStored) distinct)
+          re-sent, answered 409         \(duplicatesAnswered)
+          dead letters                  \(dead)
+          network outage                \(outageSeconds) s
+          token refreshes               \(refreshes)
+          daemon exit status            \(daemonExit)
+        \(exactlyOnce ? "✓ every accepted sample was delivered exactly once" : "✗ NOT every accepted sample was delivered exactly once")
+        """
+    }
+}
