@@ -30,6 +30,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Milliseconds between a strap's notifications.")
     var intervalMs = 1000
 
+    @Option(help: "Seconds the network is cut, a third of the way in (default: a quarter of the duration, at least 10; 0: no outage).")
+    var outage: Int?
+
     @Flag(help: "Keep the demo's state directory and daemon log afterwards.")
     var keep = false
 
@@ -37,6 +40,9 @@ struct DemoCommand: AsyncParsableCommand {
         guard (1...50).contains(sensors) else { throw ValidationError("--sensors must be between 1 and 50.") }
         guard (20...3600).contains(duration) else { throw ValidationError("--duration must be between 20 and 3600 seconds.") }
         guard (50...10_000).contains(intervalMs) else { throw ValidationError("--interval-ms must be between 50 and 10000.") }
+        if let outage, !(0...duration / 2).contains(outage) {
+            throw ValidationError("--outage must be between 0 and half the duration.")
+        }
     }
 
     func run() async throws {
@@ -69,10 +75,23 @@ struct DemoCommand: AsyncParsableCommand {
         try stage.startDaemon()
         await dashboard.note("daemon started: edge-gateway run")
         let cutAt = duration / 3
-        let restoreAt = cutAt + max(10, duration / 4)
+        let outageSeconds = outage ?? max(10, duration / 4)
+        let restoreAt = cutAt + outageSeconds
+        let warmUp = 5
+        var measured: (start: ProcessUsage, accepted: Int)?
+        var usage: DemoVerdict.DaemonCost?
         for second in 1...duration {
             try await Task.sleep(for: .seconds(1))
-            if second == cutAt {
+            if second == warmUp, let start = stage.daemonUsage() {
+                measured = (start, stage.statusReport()?.sensors.reduce(0) { $0 + $1.samplesAccepted } ?? 0)
+            }
+            if second == duration, let measured, let end = stage.daemonUsage() {
+                let accepted = (stage.statusReport()?.sensors.reduce(0) { $0 + $1.samplesAccepted } ?? 0) - measured.accepted
+                usage = DemoVerdict.DaemonCost(
+                    cpuSeconds: end.cpuSeconds - measured.start.cpuSeconds, seconds: duration - warmUp, samples: accepted,
+                    residentBytes: end.residentBytes, peakResidentBytes: end.peakResidentBytes)
+            }
+            if outageSeconds > 0 && second == cutAt {
                 await stage.jhe.setReachable(false)
                 await dashboard.note("network cut: uploads fail, samples pile up in the queue")
             }
@@ -87,7 +106,7 @@ struct DemoCommand: AsyncParsableCommand {
         let drained = await waitForDrain(stage, dashboard: dashboard)
         let exit = try await stage.stopDaemon()
         await dashboard.note("daemon stopped with SIGTERM, exit status \(exit)")
-        return await DemoVerdict(stage: stage, drained: drained, daemonExit: exit, outageSeconds: restoreAt - cutAt)
+        return await DemoVerdict(stage: stage, drained: drained, daemonExit: exit, outageSeconds: outageSeconds, cost: usage)
     }
 
     /// Waits (up to two minutes) until the daemon has accepted nothing it has not delivered.

@@ -66,6 +66,11 @@ final class DemoStage: @unchecked Sendable {
         return try await Self.exitStatus(of: daemon, within: .seconds(60))
     }
 
+    /// The daemon's CPU time and memory now.
+    func daemonUsage() -> ProcessUsage? {
+        daemon.flatMap { ProcessUsage(pid: $0.pid) }
+    }
+
     /// The daemon's latest status report.
     func statusReport() -> GatewayStatusReport? {
         FileManager.default.contents(atPath: stateDirectory + "/" + GatewayStatusReport.fileName)
