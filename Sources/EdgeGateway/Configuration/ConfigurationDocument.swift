@@ -52,7 +52,7 @@ enum ConfigurationDocument {
         case .date: "a date"
         case .time: "a time"
         case .dateTime: "a date-time"
-        case .string, .int, .bool: "a \(entry.type)"
+        default: "a \(entry.type)"
         }
         let text = entry.type == .table ? "{ … }" : entry.tomlValue.debugDescription
         return .mistyped(text: text, found: found)

@@ -4,11 +4,14 @@
 enum ConfigurationLoader {
     /// `text` is the file's content (nil when there is no file), `path` names it in messages.
     static func load(text: String?, path: String, environment: [String: String]) throws(ConfigurationError) -> GatewayConfiguration {
-        let fromFile = try text.map { text throws(ConfigurationError) in try ConfigurationDocument.settings(in: text, path: path) } ?? []
-        let fromEnvironment = try EnvironmentOverrides.settings(in: environment)
+        var settings: [ConfigurationSetting] = []
+        if let text {
+            settings = try ConfigurationDocument.settings(in: text, path: path)
+        }
+        settings += try EnvironmentOverrides.settings(in: environment)
         var configuration = GatewayConfiguration()
-        for setting in fromFile + fromEnvironment {
-            do {
+        for setting in settings {
+            do throws(ValueRejection) {
                 try setting.key.store(&configuration, setting.value)
             } catch {
                 throw setting.error(error)

@@ -29,7 +29,7 @@ struct ConfigurationOption: ParsableArguments {
         do {
             return try read()
         } catch {
-            StandardError.writeLine("edge-gateway: \(error.description)")
+            StandardError.writeLine("edge-gateway: \(error)")
             throw ExitStatus.configuration
         }
     }

@@ -31,7 +31,7 @@ enum ValueChecks {
 
     /// What `Uplink.ServerAddress` accepts: https://, or http:// to a loopback host.
     @Sendable static func baseURL(_ text: String) throws(ValueRejection) {
-        do {
+        do throws(UplinkError) {
             _ = try ServerAddress(baseURL: text)
         } catch {
             throw .notAllowed(detail: error.message)
@@ -48,7 +48,7 @@ enum ValueChecks {
 
     /// What `Uplink.UploadResolution(parsing:)` accepts; kept as written.
     @Sendable static func resolution(_ text: String) throws(ValueRejection) -> String {
-        do {
+        do throws(UplinkError) {
             _ = try UploadResolution(parsing: text)
         } catch {
             throw .notAllowed(detail: nil)

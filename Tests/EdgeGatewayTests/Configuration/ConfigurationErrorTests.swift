@@ -76,20 +76,14 @@ struct ConfigurationErrorTests {
     }
 
     @Test("text that is not TOML is reported with the file, line and column")
-    func notTOML() throws {
+    func notTOML() {
         let text = "[uplink]\nbatch_size = 100\nbatch_size = 50\n"
-        let error = try #require(throws: ConfigurationError.self) {
+        #expect(throws: ConfigurationError(.invalidTOML, "/cfg/gateway.toml:3:14: not valid TOML: Error while parsing key-value pair: cannot redefine existing integer 'batch_size'")) {
             try ConfigurationLoader.load(text: text, path: Self.path, environment: [:])
         }
-        #expect(error.code == .invalidTOML)
-        #expect(error.message.hasPrefix("/cfg/gateway.toml:3:1: not valid TOML: "), "\(error.message)")
-        #expect(error.message.contains("batch_size"), "toml++ names the redefined key: \(error.message)")
-
-        let unterminated = try #require(throws: ConfigurationError.self) {
-            try ConfigurationLoader.load(text: "[gateway]\nname = \"box\n", path: Self.path, environment: [:])
+        #expect(throws: ConfigurationError(.invalidTOML, "/cfg/gateway.toml:1:8: not valid TOML: Error while parsing table header: expected ']', saw '\\n'")) {
+            try ConfigurationLoader.load(text: "[uplink\n", path: Self.path, environment: [:])
         }
-        #expect(unterminated.code == .invalidTOML)
-        #expect(unterminated.message.hasPrefix("/cfg/gateway.toml:2:"), "\(unterminated.message)")
     }
 
     @Test("the first problem in file order is the one reported")
