@@ -37,7 +37,7 @@ struct ExampleConfigurationTests {
     func printedConfigurationRoundTrips() throws {
         var unusual = GatewayConfiguration()
         unusual.gateway.name = "Zimmer 3 \"Süd\" \\ ok"
-        unusual.gateway.stateDirectory = "/srv/state with spaces"
+        unusual.gateway.stateDirectory = "/srv/state with spaces\u{7F}\t"
         unusual.uplink.baseURL = "https://jhe.example.org"
         unusual.queue.commitInterval = .milliseconds(250)
         unusual.metrics.listen = "[::1]:9464"
@@ -49,6 +49,6 @@ struct ExampleConfigurationTests {
 
     @Test("TOML quoting escapes quotes, backslashes and control characters")
     func quoting() {
-        #expect(TOMLString.quoted("a\"b\\c\nd\u{1}e") == "\"a\\\"b\\\\c\\nd\\u0001e\"")
+        #expect(TOMLString.quoted("a\"b\\c\nd\u{1}e\u{7F}") == "\"a\\\"b\\\\c\\nd\\u0001e\\u007F\"")
     }
 }
