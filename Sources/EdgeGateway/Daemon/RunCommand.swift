@@ -17,7 +17,6 @@ struct RunCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var config: ConfigurationOption
     @OptionGroup var state: StateDirectoryOption
 
     @Option(help: ArgumentHelp("Least severe log level: trace, debug, info, notice, warning, error, critical.", valueName: "LEVEL"))
@@ -25,8 +24,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         Self.unblockTerminationSignals()
-        var configuration = try config.load()
-        if let directory = state.stateDirectory { configuration.gateway.stateDirectory = directory }
+        let configuration = try state.loadConfiguration()
         let level = logLevel
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
