@@ -38,7 +38,7 @@ struct UploadService: Service {
                 logger.error("the upload queue could not be read; will retry", metadata: ["error": "\(error)"])
                 uploaded = false
             }
-            await refreshTokenStatus()
+            _ = await refreshTokenStatus()
             if !uploaded { await ServicePause.sleep(for: idleInterval) }
         }
     }
@@ -58,8 +58,9 @@ struct UploadService: Service {
         var pause = retryInterval
         while !pending.isEmpty {
             pending = try await attempt(pending)
+            let waitingForEnrolment = await refreshTokenStatus()
             guard !pending.isEmpty, !Task.isCancelledOrShuttingDown else { break }
-            await ServicePause.sleep(for: pause)
+            await ServicePause.sleep(for: waitingForEnrolment ? retryInterval : pause)
             pause = min(pause * 2, maximumRetryInterval)
         }
         return true
@@ -99,10 +100,14 @@ struct UploadService: Service {
         return again
     }
 
-    private func refreshTokenStatus() async {
+    /// Publishes the token state; true while uploads wait for `edge-gateway enroll` (not
+    /// enrolled, or the grant is lost). Those waits do not grow: the credentials file is read
+    /// again every `retryInterval`, so uploads resume within seconds of an enrolment.
+    private func refreshTokenStatus() async -> Bool {
         let credentials = try? await tokens.current()
         let refreshes = await tokens.renewalCount
         counters.update { $0.uplinkCredentials(credentials, refreshes: refreshes) }
+        return credentials == nil || credentials?.reenrolmentRequired != nil
     }
 }
 

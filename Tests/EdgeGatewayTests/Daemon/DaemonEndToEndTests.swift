@@ -66,8 +66,9 @@ struct DaemonEndToEndTests {
         try await waitUntil(timeout: .seconds(120), polling: .milliseconds(200)) {
             try fixture.acceptedSampleIDs().count >= storedAtCut + 40
         }
-        let report = try #require(try fixture.statusReport())
-        #expect(report.uplink.lastError != nil)
+        try await waitUntil(timeout: .seconds(120), polling: .milliseconds(200)) {
+            try fixture.statusReport()?.uplink.lastError != nil
+        }
         await fixture.jhe.setReachable(true)
         let accepted = try fixture.acceptedSampleIDs()
         try await waitUntil(timeout: .seconds(180), polling: .milliseconds(500)) {
@@ -99,7 +100,9 @@ struct DaemonEndToEndTests {
         try await waitUntil(timeout: .seconds(120), polling: .milliseconds(500)) {
             Set(try await fixture.serverSamples().map(\.id)).isSuperset(of: accepted)
         }
-        #expect(try fixture.statusReport()?.uplink.reenrolmentRequired == nil)
+        try await waitUntil(timeout: .seconds(60), polling: .milliseconds(200)) {
+            try fixture.statusReport()?.uplink.reenrolmentRequired == nil
+        }
         daemon.signal(SIGTERM)
         #expect(try await DaemonFixture.waitForExit(daemon) == 0)
     }
