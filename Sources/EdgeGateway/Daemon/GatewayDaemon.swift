@@ -8,7 +8,8 @@ import Uplink
 /// The composition of `edge-gateway run`: sensor supervisors → sample intake (queue writer) →
 /// uploader, plus clock repair and the status report, as one service group that shuts down in
 /// reverse order on SIGTERM/SIGINT: the sensors stop first, the uploader abandons its round
-/// (its records stay in the queue), and the intake commits what it still holds.
+/// (its records stay in the queue), the intake commits what it still holds, and the status
+/// report, last, records the final counts.
 struct GatewayDaemon {
     let configuration: GatewayConfiguration
     let environment: [String: String]
@@ -37,6 +38,9 @@ struct GatewayDaemon {
         let counters = DaemonCounters()
         let buffer = SampleBuffer()
         let services: [any Service] = [
+            StatusReporter(
+                stateDirectory: stateDirectory, runtimeDirectory: environment["RUNTIME_DIRECTORY"], counters: counters,
+                gatewayName: configuration.gateway.name, clock: clock, logger: logger, onReport: onReport),
             SampleIntake(
                 buffer: buffer, queue: queue, held: held, counters: counters, logger: logger,
                 holdUnsynchronized: configuration.gateway.holdUntilClockSync),
@@ -45,9 +49,6 @@ struct GatewayDaemon {
                 queue: queue, client: JHEClient(tokens: tokens, transport: transport, configuration: delivery), tokens: tokens,
                 counters: counters, logger: logger, batchSize: uplink.batchSize, idleInterval: uplink.interval,
                 onAttempt: onAttempt),
-            StatusReporter(
-                stateDirectory: stateDirectory, runtimeDirectory: environment["RUNTIME_DIRECTORY"], counters: counters,
-                gatewayName: configuration.gateway.name, clock: clock, logger: logger, onReport: onReport),
             SensorFleet(
                 bindings: SensorBindingStore(directory: stateDirectory), bus: .system, adapter: configuration.bluetooth.adapter,
                 policy: reconnectPolicy, maxParallelConnects: configuration.bluetooth.maxParallelConnects, clock: clock,

@@ -109,14 +109,23 @@ struct DemoCommand: AsyncParsableCommand {
         return await DemoVerdict(stage: stage, drained: drained, daemonExit: exit, outageSeconds: outageSeconds, cost: usage)
     }
 
-    /// Waits (up to two minutes) until the daemon has accepted nothing it has not delivered.
+    /// Waits (up to two minutes) until the straps have gone quiet (two successive status
+    /// reports with the same count of received samples, all of them accepted) and the queue has
+    /// nothing left that JHE does not have.
     private func waitForDrain(_ stage: DemoStage, dashboard: DemoDashboard) async -> Bool {
         let deadline = ContinuousClock.now + .seconds(120)
         var second = duration
+        var previous: (written: Date, received: Int)?
         while ContinuousClock.now < deadline {
-            let stats = await stage.queueStats()
-            let accepted = stage.statusReport()?.sensors.reduce(0) { $0 + $1.samplesAccepted } ?? -1
-            if let stats, stats.pending + stats.leased == 0, await stage.jhe.storedCount() >= accepted { return true }
+            if let report = stage.statusReport(), let stats = await stage.queueStats() {
+                let received = report.sensors.reduce(0) { $0 + $1.samplesReceived }
+                let accepted = report.sensors.reduce(0) { $0 + $1.samplesAccepted }
+                let quiet = previous.map { $0.written < report.writtenAt && $0.received == received } ?? false
+                if quiet, received == accepted, stats.pending + stats.leased == 0, await stage.jhe.storedCount() >= accepted {
+                    return true
+                }
+                if previous?.written != report.writtenAt { previous = (report.writtenAt, received) }
+            }
             try? await Task.sleep(for: .seconds(1))
             second += 1
             await dashboard.render(second: second, of: duration)

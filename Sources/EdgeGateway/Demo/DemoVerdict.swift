@@ -24,6 +24,8 @@ struct DemoVerdict {
     let duplicatesAnswered: Int
     let refreshes: Int
     let dead: Int
+    /// Records still in the queue after the daemon stopped (accepted, not delivered).
+    let left: Int
     let drained: Bool
     let daemonExit: Int32
     let outageSeconds: Int
@@ -31,7 +33,7 @@ struct DemoVerdict {
 
     /// Every accepted sample stored once, none twice, nothing left behind, a clean stop.
     var exactlyOnce: Bool {
-        drained && daemonExit == 0 && dead == 0 && stored == accepted && uniqueStored == stored
+        drained && daemonExit == 0 && dead == 0 && left == 0 && stored == accepted && uniqueStored == stored
     }
 
     init(stage: DemoStage, drained: Bool, daemonExit: Int32, outageSeconds: Int, cost: DaemonCost?) async {
@@ -48,7 +50,9 @@ struct DemoVerdict {
         let counters = await stage.jhe.counters
         duplicatesAnswered = counters.duplicates
         refreshes = counters.refreshes
-        dead = await stage.queueStats()?.dead ?? 0
+        let stats = await stage.queueStats()
+        dead = stats?.dead ?? 0
+        left = stats.map { $0.pending + $0.leased } ?? 0
         self.drained = drained
         self.daemonExit = daemonExit
         self.outageSeconds = outageSeconds
@@ -65,6 +69,7 @@ struct DemoVerdict {
           stored by JHE                 \(stored) (\(uniqueStored) distinct)
           re-sent, answered 409         \(duplicatesAnswered)
           dead letters                  \(dead)
+          left in the queue             \(left)
           network outage                \(outageSeconds) s
           token refreshes               \(refreshes)
           daemon exit status            \(daemonExit)

@@ -27,6 +27,6 @@ struct ProcessUsage: Sendable {
 
     private static func kilobytes(_ key: String, in status: String) -> Int {
         guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(key) }) else { return 0 }
-        return Int(line.dropFirst(key.count).split(separator: " ").first ?? "") ?? 0
+        return Int(line.dropFirst(key.count).split(whereSeparator: \.isWhitespace).first ?? "") ?? 0
     }
 }
