@@ -36,7 +36,8 @@ extension HeartRateSample {
     }
 
     /// The sample in the binary form. Throws only for a patient id longer than 255 UTF-8 bytes
-    /// or a measurement with more than 125 RR intervals (both far beyond real input).
+    /// or a 0x2A37 value longer than 255 bytes (some 126 RR intervals, where a notification at
+    /// the default ATT MTU holds at most 9): both far beyond real input.
     public func binaryEncoded() throws(SampleEncodingError) -> [UInt8] {
         var writer = ByteWriter(capacity: 64 + (patientID?.utf8.count ?? 0) + 2 * measurement.rrIntervals.count)
         writer.integer(Self.binaryFormat)

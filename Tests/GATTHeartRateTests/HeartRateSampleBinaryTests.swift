@@ -79,15 +79,17 @@ struct HeartRateSampleBinaryTests {
                     bytes[Int.random(in: 0..<bytes.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
                 }
             }
+            let sample: HeartRateSample
             do {
-                let sample = try HeartRateSample(binary: bytes)
-                decoded += 1
-                guard try sample.binaryEncoded() == bytes else {
-                    Issue.record("seed \(seed), round \(round): \(bytes) decodes but does not re-encode to itself")
-                    return
-                }
+                sample = try HeartRateSample(binary: bytes)
             } catch {
                 kinds.insert(error.kind)
+                continue
+            }
+            decoded += 1
+            guard try sample.binaryEncoded() == bytes else {
+                Issue.record("seed \(seed), round \(round): \(bytes) decodes but does not re-encode to itself")
+                return
             }
         }
         #expect(decoded > 10_000, "damaged samples whose damage hits a free field still decode")
@@ -98,7 +100,7 @@ struct HeartRateSampleBinaryTests {
     func specificErrors() throws {
         let valid = try Self.sample.binaryEncoded()
         func failure(_ bytes: [UInt8]) -> SampleDecodingError? {
-            #expect(throws: SampleDecodingError.self) { try HeartRateSample(binary: bytes) }
+            return #expect(throws: SampleDecodingError.self) { try HeartRateSample(binary: bytes) }
         }
         let json = failure(Array(try JSONEncoder().encode(Self.sample)))
         #expect(json?.code == "unknown-format")

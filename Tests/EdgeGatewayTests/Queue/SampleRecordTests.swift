@@ -41,7 +41,8 @@ struct SampleRecordTests {
 
         var swapped = try SampleRecord.record(for: Self.sample)
         swapped.version = 1
-        #expect((#expect(throws: SampleRecord.DecodingFailure.self) { try SampleRecord.sample(from: Self.stored(swapped)) })?.code == "undecodable-record")
+        let mislabelled = #expect(throws: SampleRecord.DecodingFailure.self) { try SampleRecord.sample(from: Self.stored(swapped)) }
+        #expect(mislabelled?.code == "undecodable-record")
 
         swapped.version = 3
         let unknown = #expect(throws: SampleRecord.DecodingFailure.self) { try SampleRecord.sample(from: Self.stored(swapped)) }
