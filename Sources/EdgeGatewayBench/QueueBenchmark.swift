@@ -28,41 +28,44 @@ enum QueueBenchmark {
     /// `QUEUE_BENCH_BACKLOGS` (comma-separated, default 1000,1000000,10000000) shorten a run.
     static func runAll() async throws {
         let environment = ProcessInfo.processInfo.environment
-        let payload = try samplePayload()
-        emit("queue: payload = one JSON HeartRateSample, \(payload.count) bytes; default page size \(QueueConfiguration().pageSize) B, WAL checkpoint every 4 MiB")
+        let payload = try Payload.binary()
+        let json = try Payload.json()
+        emit("queue: payload = one HeartRateSample as the gateway stores it, \(payload.name): \(payload.bytes.count) bytes (\(json.name): \(json.bytes.count) bytes); default page size \(QueueConfiguration().pageSize) B, WAL checkpoint every 4 MiB")
         let simulated = environment["QUEUE_BENCH_SECONDS"].flatMap { Int($0) } ?? 1800
         for sensors in [1, 10, 50] {
             try await sensorsAtOneHertz(sensors, simulatedSeconds: simulated, payload: payload)
         }
-        for pageSize in [1024, 2048, 4096, 8192] {
+        for pageSize in [512, 1024, 2048, 4096] {
             try await sensorsAtOneHertz(10, simulatedSeconds: simulated, payload: payload, pageSize: pageSize)
         }
+        // The previous defaults (JSON records, 1 KiB pages), for comparison.
+        try await sensorsAtOneHertz(10, simulatedSeconds: simulated, payload: json, pageSize: 1024)
         try await burst(records: 100_000, payload: payload)
         let backlogs = environment["QUEUE_BENCH_BACKLOGS"]
             .map { $0.split(separator: ",").compactMap { Int($0) } } ?? [1_000, 1_000_000, 10_000_000]
         for backlog in backlogs {
-            try await leaseAndAck(backlog: backlog)
+            try await leaseAndAck(backlog: backlog, payload: payload)
         }
     }
 
     /// N sensors at 1 Hz for `simulatedSeconds`: one commit of N records per simulated second.
-    static func sensorsAtOneHertz(_ sensors: Int, simulatedSeconds: Int, payload: Data, pageSize: Int = QueueConfiguration().pageSize) async throws {
+    static func sensorsAtOneHertz(_ sensors: Int, simulatedSeconds: Int, payload: Payload, pageSize: Int = QueueConfiguration().pageSize) async throws {
         try await withScratchQueue(commitMax: sensors, pageSize: pageSize) { queue, path in
             let start = Measurement.now()
             for second in 0..<simulatedSeconds {
                 let records = (0..<sensors).map { sensor in
-                    NewRecord(payload: payload, stream: "sensor-\(sensor)", captureTime: Int64(second) * 1_000_000_000 + now0, version: 1)
+                    NewRecord(payload: payload.bytes, stream: sensorAddress(sensor), captureTime: Int64(second) * 1_000_000_000 + now0, version: payload.version)
                 }
                 try await queue.append(contentsOf: records)
             }
             let records = sensors * simulatedSeconds
-            report("\(sensors) sensor(s) x 1 Hz, \(simulatedSeconds) simulated s, page \(pageSize) B", records: records,
+            report("\(sensors) sensor(s) x 1 Hz, \(simulatedSeconds) simulated s, page \(pageSize) B, \(payload.name)", records: records,
                    since: start, path: path)
         }
     }
 
     /// As fast as concurrent producers can push, default group commit (256 records).
-    static func burst(records: Int, payload: Data) async throws {
+    static func burst(records: Int, payload: Payload) async throws {
         try await withScratchQueue(commitMax: 256) { queue, path in
             let producers = 16, chunk = 16
             let start = Measurement.now()
@@ -71,8 +74,8 @@ enum QueueBenchmark {
                     group.addTask {
                         for round in 0..<(records / producers / chunk) {
                             try await queue.append(contentsOf: (0..<chunk).map { index in
-                                NewRecord(payload: payload, stream: "burst-\(producer)",
-                                          captureTime: now0 + Int64(round * chunk + index), version: 1)
+                                NewRecord(payload: payload.bytes, stream: sensorAddress(producer),
+                                          captureTime: now0 + Int64(round * chunk + index), version: payload.version)
                             })
                         }
                     }
@@ -84,8 +87,7 @@ enum QueueBenchmark {
     }
 
     /// Builds a backlog (commits of up to 10 000 records), then times lease(100) + ack of the leased ids, refilling after each cycle (untimed).
-    static func leaseAndAck(backlog: Int) async throws {
-        let small = Data(repeating: 0x61, count: 64)
+    static func leaseAndAck(backlog: Int, payload: Payload) async throws {
         let chunk = min(10_000, backlog)
         // commit_max 100: a 100-record refill commits at once, and so does each bigger chunk.
         try await withScratchQueue(commitMax: 100) { queue, path in
@@ -94,7 +96,7 @@ enum QueueBenchmark {
             while built < backlog {
                 let count = min(chunk, backlog - built)
                 try await queue.append(contentsOf: (0..<count).map { index in
-                    NewRecord(payload: small, stream: "s\(index % 10)", captureTime: now0 + Int64(built + index), version: 1)
+                    NewRecord(payload: payload.bytes, stream: sensorAddress(index % 10), captureTime: now0 + Int64(built + index), version: payload.version)
                 })
                 built += count
             }
@@ -111,7 +113,7 @@ enum QueueBenchmark {
                 elapsed.append(seconds(ContinuousClock.now - start))
                 // Untimed refill, so every cycle leases from a backlog of the stated size.
                 try await queue.append(contentsOf: lease.records.indices.map { index in
-                    NewRecord(payload: small, stream: "s\(index % 10)", captureTime: now0 + Int64(backlog + cycle * 100 + index), version: 1)
+                    NewRecord(payload: payload.bytes, stream: sensorAddress(index % 10), captureTime: now0 + Int64(backlog + cycle * 100 + index), version: payload.version)
                 })
             }
             elapsed.sort()
@@ -153,14 +155,33 @@ enum QueueBenchmark {
             + "\(Int(Double(fileBytes(path)) / Double(records))) database bytes per record; peak RSS \(format(EdgeGatewayBench.peakRSSMiB, 1)) MiB")
     }
 
-    /// A realistic record: a strap sample with two RR intervals, as the daemon will store it.
-    static func samplePayload() throws -> Data {
-        let sample = HeartRateSample(
+    /// A record payload in one of the formats the gateway's `SampleRecord` reads.
+    struct Payload {
+        let bytes: Data
+        let version: Int
+        let name: String
+
+        /// A realistic sample: a strap with skin contact and two RR intervals, bound to a patient.
+        static let sample = HeartRateSample(
             id: UUID(), sensor: BluetoothAddress("F0:1D:2E:3C:4B:5A")!, patientID: "40001",
             measurement: HeartRateMeasurement(bpm: 78, contact: .detected, rrIntervals: [722, 712]),
             captured: CaptureTime(wallClockNanoseconds: now0, wallClockSynchronized: true,
                                   monotonicNanoseconds: 123_456_789_000, bootID: UUID()))
-        return try JSONEncoder().encode(sample)
+
+        /// What the gateway writes: record version 2, `HeartRateSample.binaryEncoded()`.
+        static func binary() throws -> Payload {
+            Payload(bytes: Data(try sample.binaryEncoded()), version: 2, name: "binary v2")
+        }
+
+        /// What earlier builds wrote: record version 1, the sample's JSON.
+        static func json() throws -> Payload {
+            Payload(bytes: try JSONEncoder().encode(sample), version: 1, name: "JSON v1")
+        }
+    }
+
+    /// The stream key of simulated strap `index`: an address, as the gateway keys records.
+    static func sensorAddress(_ index: Int) -> String {
+        BluetoothAddress(bytes: [0xF0, 0x1D, 0x2E, 0x3C, UInt8(index >> 8), UInt8(index & 0xFF)])!.description
     }
 
     /// CPU time used by the process so far (user + system): unlike wall time, it leaves out

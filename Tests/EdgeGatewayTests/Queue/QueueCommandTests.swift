@@ -73,7 +73,7 @@ struct QueueCommandTests {
         #expect(dead.status == 0)
         #expect(dead.outputLines.count == 2)
         #expect(dead.outputLines[0].hasPrefix(#"{"id":\#(ids[0]),"stream":"F0:1D:2E:3C:4B:5A","capture_time_ns":1795000001000000000,"#))
-        #expect(dead.outputLines[0].hasSuffix(#","version":1,"payload_bytes":\#(try SampleRecord.record(for: Self.sample(1)).payload.count),"reason":"HTTP 400: unknown patient"}"#))
+        #expect(dead.outputLines[0].hasSuffix(#","version":2,"payload_bytes":\#(try SampleRecord.record(for: Self.sample(1)).payload.count),"reason":"HTTP 400: unknown patient"}"#))
 
         let retry = try await GatewayProcess.run(["queue", "retry-dead", "--reason", "patient", "--state-dir", directory.path])
         #expect(retry.status == 0)
@@ -103,6 +103,23 @@ struct QueueCommandTests {
         try await queue.close()
     }
 
+    @Test("export decodes version 1 (JSON) records written by earlier builds next to version 2 ones")
+    func exportVersionOne() async throws {
+        let (directory, queue, ids) = try await Self.ownedQueue(samples: 1)
+        defer { directory.remove() }
+        let old = Self.sample(2, patient: nil)
+        let oldID = try await queue.append(NewRecord(
+            payload: try JSONEncoder().encode(old), stream: old.sensor.description,
+            captureTime: old.captured.wallClockNanoseconds, version: 1))
+        let result = try await GatewayProcess.run(["queue", "export", "--format", "csv", "--state-dir", directory.path])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.outputLines.dropFirst() == [
+            "\(ids[0]),F0:1D:2E:3C:4B:5A,00000000-0000-4000-8000-000000000001,F0:1D:2E:3C:4B:5A,patient-7,2026-11-18T11:06:41.000Z,1795000001000000000,true,71,detected,,705.078 695.312",
+            "\(oldID),F0:1D:2E:3C:4B:5A,00000000-0000-4000-8000-000000000002,F0:1D:2E:3C:4B:5A,,2026-11-18T11:06:42.000Z,1795000002000000000,true,72,detected,,705.078 695.312",
+        ])
+        try await queue.close()
+    }
+
     @Test("export reports a record that is not a sample, still prints the others, and exits 65")
     func exportForeignRecord() async throws {
         let (directory, queue, _) = try await Self.ownedQueue(samples: 1)
@@ -111,7 +128,7 @@ struct QueueCommandTests {
         let result = try await GatewayProcess.run(["queue", "export", "--state-dir", directory.path])
         #expect(result.status == 65)
         #expect(result.outputLines.count == 1)
-        #expect(result.standardError.contains("record \(foreign) has payload version 9; this edge-gateway reads version 1 [unknown-record-version]"))
+        #expect(result.standardError.contains("record \(foreign) has payload version 9; this edge-gateway reads versions 1 (JSON) and 2 (binary) [unknown-record-version]"))
         try await queue.close()
     }
 

@@ -1,0 +1,63 @@
+/// Why stored bytes are not a heart-rate sample in the compact binary format.
+///
+/// The bytes come from a file that may be damaged or written by another build, so every failure
+/// is an ordinary, typed result naming the field and the offset, never a trap.
+public struct SampleDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The kinds of failure.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// The first byte names a format this build does not know (a JSON sample starts with `{`).
+        case unknownFormat = "unknown-format"
+        /// The bytes ended before the named field was complete.
+        case truncated
+        /// Bytes follow the last field.
+        case trailingBytes = "trailing-bytes"
+        /// The flags byte has a bit set that no field uses.
+        case reservedFlags = "reserved-flags"
+        /// A text field is not valid UTF-8.
+        case invalidUTF8 = "invalid-utf8"
+        /// The embedded 0x2A37 value does not decode, or is not in the form the encoder writes.
+        case invalidMeasurement = "invalid-measurement"
+    }
+
+    /// The fields of the format, in order; the raw value is the code's suffix.
+    public enum Field: String, Sendable, CaseIterable {
+        case format
+        case sampleID = "sample-id"
+        case sensor
+        case flags
+        case wallClock = "wall-clock"
+        case monotonicTime = "monotonic-time"
+        case bootID = "boot-id"
+        case patientID = "patient-id"
+        case measurement
+
+        /// The field's name in a sentence.
+        public var name: String {
+            rawValue.replacing("-", with: " ")
+        }
+    }
+
+    /// What went wrong.
+    public let kind: Kind
+    /// The field that failed.
+    public let field: Field
+    /// Where the field starts in the bytes.
+    public let offset: Int
+    /// The length of the whole byte string.
+    public let length: Int
+    /// The specifics: how many bytes were missing, which format byte, what the 0x2A37 decoder said.
+    public let detail: String
+
+    /// A stable, specific code such as `truncated-boot-id` or `unknown-format`, for scripts and logs.
+    public var code: String {
+        switch kind {
+        case .unknownFormat, .trailingBytes, .reservedFlags, .invalidMeasurement: kind.rawValue
+        case .truncated, .invalidUTF8: "\(kind.rawValue)-\(field.rawValue)"
+        }
+    }
+
+    /// One sentence for an operator.
+    public var description: String {
+        "\(length)-byte stored sample: \(kind.rawValue.replacing("-", with: " ")) at offset \(offset) (\(field.name)): \(detail)"
+    }
+}
