@@ -107,12 +107,12 @@ struct ConfigurationErrorTests {
             try ConfigurationFile.text(at: directory.path, required: true)
         }
         let binary = directory.file("binary.toml")
-        FileManager.default.createFile(atPath: binary, contents: Data([0x5B, 0xFF, 0xFE, 0x5D]))
+        _ = FileManager.default.createFile(atPath: binary, contents: Data([0x5B, 0xFF, 0xFE, 0x5D]))
         #expect(throws: ConfigurationError(.unreadableFile, "\(binary): cannot read the configuration file: it is not UTF-8 text")) {
             try ConfigurationFile.text(at: binary, required: false)
         }
         let good = directory.file("gateway.toml")
-        FileManager.default.createFile(atPath: good, contents: Data("[uplink]\nbatch_size = 7\n".utf8))
+        _ = FileManager.default.createFile(atPath: good, contents: Data("[uplink]\nbatch_size = 7\n".utf8))
         #expect(try ConfigurationFile.text(at: good, required: true) == "[uplink]\nbatch_size = 7\n")
     }
 }

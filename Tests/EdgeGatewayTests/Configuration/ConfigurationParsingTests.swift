@@ -49,7 +49,7 @@ struct ConfigurationParsingTests {
         let directory = try TemporaryDirectory("config-parse")
         defer { directory.remove() }
         let caFile = directory.file("ca.pem")
-        FileManager.default.createFile(atPath: caFile, contents: Data("-----BEGIN CERTIFICATE-----\n".utf8))
+        _ = FileManager.default.createFile(atPath: caFile, contents: Data("-----BEGIN CERTIFICATE-----\n".utf8))
         let text = Self.everyKey(caFile: caFile)
         #expect(try ConfigurationDocument.settings(in: text, path: Self.path).count == ConfigurationSchema.keys.count,
                 "the file above must set every key the schema has")

@@ -6,7 +6,7 @@ import Testing
 /// effective configuration with `config check --print`, and the state directory chosen the
 /// same way by every command (`--state-dir` > environment > file > default).
 @Suite("Configuration: edge-gateway config check and the state directory")
-struct ConfigCheckCommandTests {
+struct ConfigurationCommandTests {
     /// A temporary directory holding `gateway.toml` with `text`.
     static func configFile(_ text: String) throws -> (TemporaryDirectory, String) {
         let directory = try TemporaryDirectory("config-cli")

@@ -4,7 +4,7 @@ import Testing
 /// `EDGE_GATEWAY_<SECTION>_<KEY>` over the file, checked like the file, with messages naming
 /// the variable. The environment is a plain dictionary: no test touches the real one.
 @Suite("Configuration: environment overrides")
-struct EnvironmentOverrideTests {
+struct ConfigurationEnvironmentTests {
     static let path = "/etc/edge-gateway/gateway.toml"
 
     static func load(_ text: String? = nil, _ environment: [String: String]) throws(ConfigurationError) -> GatewayConfiguration {
