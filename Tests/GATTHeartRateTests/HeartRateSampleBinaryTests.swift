@@ -43,7 +43,7 @@ struct HeartRateSampleBinaryTests {
 
     @Test("decoding an encoded sample gives it back exactly")
     func roundTrip() async {
-        await propertyCheck(count: 2_000, input: Self.samples) { sample in
+        await propertyCheck(count: 2_000, input: Self.samples) { sample throws in
             #expect(try HeartRateSample(binary: sample.binaryEncoded()) == sample)
         }
     }
@@ -129,7 +129,7 @@ struct HeartRateSampleBinaryTests {
     }
 
     @Test("refuses to encode a field longer than its one-byte length allows")
-    func tooLong() {
+    func tooLong() throws {
         var sample = Self.sample
         sample.patientID = String(repeating: "é", count: 128)
         let error = #expect(throws: SampleEncodingError.self) { try sample.binaryEncoded() }
