@@ -44,7 +44,7 @@ struct UploadHistory: Sendable {
     func record(_ attempt: UploadAttempt) throws {
         var line = try Self.encoder.encode(attempt)
         line.append(UInt8(ascii: "\n"))
-        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw failure("open \(path)") }
         defer { close(descriptor) }
         if !endsWithNewline(descriptor) {

@@ -109,7 +109,8 @@ struct PrometheusExpositionTests {
         let buckets = samples.filter { $0.name == "edge_gateway_upload_latency_seconds_bucket" }.map { ($0.labels["le"]!, $0.value) }
         #expect(buckets.map(\.0) == ["0.05", "0.1", "0.25", "0.5", "1.0", "2.5", "5.0", "10.0", "30.0", "60.0", "+Inf"])
         #expect(buckets.map(\.1) == ["0", "1", "1", "1", "1", "2", "2", "2", "2", "2", "3"])
-        let sum = try #require(Double(try #require(Self.value(samples, "edge_gateway_upload_latency_seconds_sum"))))
+        let sumText = try #require(Self.value(samples, "edge_gateway_upload_latency_seconds_sum"))
+        let sum = try #require(Double(sumText))
         #expect(abs(sum - 101.57) < 1e-9)
         #expect(Self.value(samples, "edge_gateway_upload_latency_seconds_count") == "3")
         #expect(Self.value(samples, "edge_gateway_token_refreshes_total") == "2")
