@@ -88,7 +88,7 @@ struct GatewaySnapshot {
     /// One row per strap: the daemon's view where it has one, else the binding alone.
     var sensorRows: [SensorRow] {
         var rows = (report?.sensors ?? []).map(SensorRow.init(status:))
-        for binding in bindings where !rows.contains(where: { $0.address == binding.address.description }) {
+        for binding in bindings where !rows.contains(where: { $0.status.address == binding.address.description }) {
             rows.append(SensorRow(binding: binding))
         }
         return rows

@@ -1,42 +1,27 @@
-import Foundation
-
 /// One strap as `status` shows it: the daemon's last view of it, or only its binding when the
-/// daemon has not reported on it (counts then unknown).
+/// daemon has not reported on it (its counters are then unknown, shown as `-` / null).
 struct SensorRow {
-    let address: String
-    let alias: String?
-    let patientID: String?
-    let state: String
-    let stateDetail: String
-    let lastSampleAt: Date?
-    let bpm: Int?
-    let batteryPercent: Int?
-    /// The daemon's counters, nil when it has not reported on this strap.
-    let counts: GatewayStatusReport.SensorStatus?
+    /// The daemon's view, or for an unreported binding its identity and zero counters.
+    let status: GatewayStatusReport.SensorStatus
+    /// Whether `status` came from the daemon.
+    let reported: Bool
 
     /// A strap the daemon reports on.
     init(status: GatewayStatusReport.SensorStatus) {
-        address = status.address
-        alias = status.alias
-        patientID = status.patientID
-        state = status.state
-        stateDetail = status.stateDetail
-        lastSampleAt = status.lastSampleAt
-        bpm = status.bpm
-        batteryPercent = status.batteryPercent
-        counts = status
+        self.status = status
+        reported = true
     }
 
     /// A bound strap the daemon has not reported on.
     init(binding: SensorBinding) {
-        address = binding.address.description
-        alias = binding.alias
-        patientID = binding.patientID
-        state = "unknown"
-        stateDetail = "bound, but not in the daemon's report"
-        lastSampleAt = nil
-        bpm = nil
-        batteryPercent = nil
-        counts = nil
+        status = GatewayStatusReport.SensorStatus(
+            address: binding.address.description, alias: binding.alias, patientID: binding.patientID, state: "unknown",
+            stateDetail: "bound, but not in the daemon's report", lastSampleAt: nil, bpm: nil, batteryPercent: nil,
+            samplesReceived: 0, samplesAccepted: 0, samplesDelivered: 0, samplesDuplicate: 0, samplesRejected: 0,
+            malformedFrames: 0, reconnects: 0)
+        reported = false
     }
+
+    /// The daemon's counters, nil when it has not reported on this strap.
+    var counts: GatewayStatusReport.SensorStatus? { reported ? status : nil }
 }

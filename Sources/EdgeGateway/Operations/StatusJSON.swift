@@ -14,7 +14,7 @@ enum StatusJSON {
         line.add("daemon", object: daemon(snapshot))
         line.add("clock", object: clock(snapshot))
         let evictions: [String: Int]? = failure(snapshot.queue) == nil ? (try? snapshot.queue.get())?.evictedByStream ?? [:] : nil
-        line.add("sensors", objects: snapshot.sensorRows.map { row in sensor(row, now: snapshot.now, evicted: evictions.map { $0[row.address] ?? 0 }) })
+        line.add("sensors", objects: snapshot.sensorRows.map { row in sensor(row, now: snapshot.now, evicted: evictions.map { $0[row.status.address] ?? 0 }) })
         line.add("queue", object: queue(snapshot.queue))
         line.add("uplink", object: uplink(snapshot))
         return line.text
@@ -44,15 +44,15 @@ enum StatusJSON {
     /// `evicted` is nil when the queue could not be read.
     private static func sensor(_ row: SensorRow, now: Date, evicted: Int?) -> JSONLine {
         var line = JSONLine()
-        line.add("address", .string(row.address))
-        line.add("alias", JSONLine.optional(row.alias))
-        line.add("patient_id", JSONLine.optional(row.patientID))
-        line.add("state", .string(row.state))
-        line.add("state_detail", .string(row.stateDetail))
-        line.add("last_sample_at", time(row.lastSampleAt))
-        line.add("last_sample_age_s", row.lastSampleAt.map { .number(AgeText.decimalSeconds(now.timeIntervalSince($0))) } ?? .null)
-        line.add("bpm", JSONLine.optional(row.bpm))
-        line.add("battery_percent", JSONLine.optional(row.batteryPercent))
+        line.add("address", .string(row.status.address))
+        line.add("alias", JSONLine.optional(row.status.alias))
+        line.add("patient_id", JSONLine.optional(row.status.patientID))
+        line.add("state", .string(row.status.state))
+        line.add("state_detail", .string(row.status.stateDetail))
+        line.add("last_sample_at", time(row.status.lastSampleAt))
+        line.add("last_sample_age_s", row.status.lastSampleAt.map { .number(AgeText.decimalSeconds(now.timeIntervalSince($0))) } ?? .null)
+        line.add("bpm", JSONLine.optional(row.status.bpm))
+        line.add("battery_percent", JSONLine.optional(row.status.batteryPercent))
         let counts = row.counts
         line.add("samples_received", JSONLine.optional(counts?.samplesReceived))
         line.add("samples_accepted", JSONLine.optional(counts?.samplesAccepted))

@@ -35,14 +35,14 @@ enum StatusText {
             let numbers = [counts?.samplesReceived, counts?.samplesAccepted, counts?.samplesDelivered, counts?.samplesDuplicate,
                            counts?.samplesRejected, counts?.malformedFrames, counts?.reconnects].map { $0.map(String.init) ?? "-" }
             table.add([
-                row.address, row.alias ?? "-", row.patientID ?? "-", row.state,
-                row.lastSampleAt.map { AgeText.format(seconds: snapshot.now.timeIntervalSince($0)) + " ago" } ?? "-",
-                row.bpm.map(String.init) ?? "-", row.batteryPercent.map { "\($0) %" } ?? "-",
+                row.status.address, row.status.alias ?? "-", row.status.patientID ?? "-", row.status.state,
+                row.status.lastSampleAt.map { AgeText.format(seconds: snapshot.now.timeIntervalSince($0)) + " ago" } ?? "-",
+                row.status.bpm.map(String.init) ?? "-", row.status.batteryPercent.map { "\($0) %" } ?? "-",
             ] + numbers)
         }
         var lines = table.lines
-        for row in rows where !row.stateDetail.isEmpty {
-            lines.append("  \(row.address): \(row.stateDetail)")
+        for row in rows where !row.status.stateDetail.isEmpty {
+            lines.append("  \(row.status.address): \(row.status.stateDetail)")
         }
         return lines
     }

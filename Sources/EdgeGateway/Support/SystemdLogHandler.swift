@@ -1,4 +1,3 @@
-import Foundation
 import Logging
 
 /// A swift-log handler for a daemon under systemd: one line per message on standard error,
@@ -69,27 +68,16 @@ struct SystemdLogHandler: LogHandler {
         }
     }
 
-    /// A value quoted when it holds a space, `=` or `"`, so `key=value` pairs split unambiguously.
+    /// A value as a JSON string literal when it holds a space, `=`, `"` or `\` (or is empty),
+    /// so `key=value` pairs split unambiguously; otherwise bare.
     private static func pairValue(_ text: String) -> String {
-        let plain = escaped(text)
-        guard plain.isEmpty || plain.contains(where: { $0 == " " || $0 == "=" || $0 == "\"" }) else { return plain }
-        return "\"" + plain.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        let needsQuotes = text.isEmpty || text.contains { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "\\" }
+        return needsQuotes ? JSONLine.quoted(text) : escaped(text)
     }
 
-    /// `text` on one line: newlines, carriage returns, tabs and other control characters escaped.
+    /// `text` on one line, with JSON string escapes (`\n`, `\r`, `\t`, `\"`, `\uXXXX`).
     static func escaped(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                result += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
+        String(JSONLine.quoted(text).dropFirst().dropLast())
     }
 }
 
