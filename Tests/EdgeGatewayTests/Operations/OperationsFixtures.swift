@@ -11,11 +11,15 @@ enum OperationsFixtures {
             malformedFrames: 3, reconnects: 4)
     }
 
-    static func report(pid: Int32 = getpid(), writtenAgo: TimeInterval = 1, sensors: [GatewayStatusReport.SensorStatus]) -> GatewayStatusReport {
+    /// A report from `pid`; the long default refresh period keeps it fresh however slowly a
+    /// loaded machine gets to reading it.
+    static func report(
+        pid: Int32 = getpid(), writtenAgo: TimeInterval = 1, refreshSeconds: Double = 600, sensors: [GatewayStatusReport.SensorStatus]
+    ) -> GatewayStatusReport {
         let now = Date()
         return GatewayStatusReport(
             gatewayName: "ward-3", pid: pid, startedAt: now.addingTimeInterval(-3600), writtenAt: now.addingTimeInterval(-writtenAgo),
-            refreshSeconds: 5, clockSynchronized: true, samplesAwaitingClock: 0, sensors: sensors,
+            refreshSeconds: refreshSeconds, clockSynchronized: true, samplesAwaitingClock: 0, sensors: sensors,
             uplink: GatewayStatusReport.UplinkStatus(
                 server: "http://127.0.0.1:9", lastSuccessAt: now.addingTimeInterval(-30), lastErrorAt: now.addingTimeInterval(-300),
                 lastError: "HTTP 503 from 127.0.0.1:9", tokenExpiresAt: nil, tokenRefreshes: 2, reenrolmentRequired: nil))

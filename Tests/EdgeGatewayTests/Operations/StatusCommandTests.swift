@@ -123,7 +123,7 @@ extension Operations {
             let state = try TemporaryDirectory()
             defer { state.remove() }
             try Self.enrol(state, reenrolment: "the server no longer accepts this gateway's grant (invalid_grant)")
-            try StatusReportFile.write(OperationsFixtures.report(writtenAgo: 60, sensors: []), directory: state.path)
+            try StatusReportFile.write(OperationsFixtures.report(writtenAgo: 60, refreshSeconds: 5, sensors: []), directory: state.path)
             let stale = try await Self.run(state)
             #expect(stale.outputLines.contains { $0.contains("daemon not running (last report") && $0.contains("older than 3 × 5 s") })
             #expect(stale.outputLines.contains { $0.contains("re-enrolment") && $0.contains("REQUIRED") })
