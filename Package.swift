@@ -78,6 +78,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .executableTarget(
@@ -109,7 +111,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EdgeGatewayTests",
-            dependencies: ["EdgeGateway", "GATTHeartRate", "BlueZ", "BlueZSimulator", "OfflineQueue", "JHESimulator", "GatewayTestSupport"],
+            dependencies: ["EdgeGateway", "GATTHeartRate", "BlueZ", "BlueZSimulator", "OfflineQueue", "Uplink", "JHESimulator", "GatewayTestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
             exclude: ["Fixtures"]
         ),
     ]

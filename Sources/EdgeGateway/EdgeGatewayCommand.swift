@@ -17,7 +17,7 @@ struct EdgeGatewayCommand: AsyncParsableCommand {
         subcommands: [
             DecodeCommand.self, ScanCommand.self, PairCommand.self, LiveCommand.self, SensorsCommand.self,
             ForgetCommand.self, QueueCommand.self, RunCommand.self, DemoCommand.self, EnrollCommand.self, SimulateCommand.self,
-            JHESimulatorCommand.self, ConfigCommand.self,
+            JHESimulatorCommand.self, ConfigCommand.self, StatusCommand.self, DoctorCommand.self,
         ]
     )
 }

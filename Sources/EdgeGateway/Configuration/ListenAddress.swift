@@ -5,6 +5,12 @@ struct ListenAddress: Sendable, Equatable {
     let host: String
     let port: Int
 
+    /// An address from its parts (port 0: the kernel picks one, for tests).
+    init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
     /// Parses `host:port` or `[ipv6]:port`; nil for anything else, including port 0.
     init?(_ text: String) {
         guard let colon = text.lastIndex(of: ":") else { return nil }

@@ -15,10 +15,6 @@ struct GatewayDaemon {
     let environment: [String: String]
     let logger: Logger
     var clock = CaptureClock()
-    /// Called with every status report (systemd's status line and watchdog).
-    var onReport: @Sendable (GatewayStatusReport) -> Void = { _ in }
-    /// Called with every upload round that had samples (the upload history).
-    var onAttempt: @Sendable (UploadAttempt) -> Void = { _ in }
 
     var stateDirectory: String { configuration.gateway.stateDirectory }
 
@@ -37,10 +33,15 @@ struct GatewayDaemon {
                 dropNoContact: uplink.dropNoContact))
         let counters = DaemonCounters()
         let buffer = SampleBuffer()
-        let services: [any Service] = [
+        let history = UploadHistory(directory: stateDirectory)
+        let notifier = SystemdNotifier(environment: environment)
+        let logger = logger
+        var services: [any Service] = [
             StatusReporter(
                 stateDirectory: stateDirectory, runtimeDirectory: environment["RUNTIME_DIRECTORY"], counters: counters,
-                gatewayName: configuration.gateway.name, clock: clock, logger: logger, onReport: onReport),
+                gatewayName: configuration.gateway.name, clock: clock, logger: logger,
+                interval: Self.reportInterval(watchdog: notifier?.watchdogInterval),
+                onReport: { report in Self.tell(notifier, report, logger: logger) }),
             SampleIntake(
                 buffer: buffer, queue: queue, held: held, counters: counters, logger: logger,
                 holdUnsynchronized: configuration.gateway.holdUntilClockSync),
@@ -48,18 +49,26 @@ struct GatewayDaemon {
             UploadService(
                 queue: queue, client: JHEClient(tokens: tokens, transport: transport, configuration: delivery), tokens: tokens,
                 counters: counters, logger: logger, batchSize: uplink.batchSize, idleInterval: uplink.interval,
-                onAttempt: onAttempt),
+                onAttempt: { attempt in
+                    do { try history.record(attempt) } catch {
+                        logger.warning("cannot record the upload history", metadata: ["error": "\(error)"])
+                    }
+                }),
             SensorFleet(
                 bindings: SensorBindingStore(directory: stateDirectory), bus: .system, adapter: configuration.bluetooth.adapter,
                 policy: reconnectPolicy, maxParallelConnects: configuration.bluetooth.maxParallelConnects, clock: clock,
                 buffer: buffer, counters: counters, logger: logger),
         ]
+        if !configuration.metrics.listen.isEmpty {
+            services.append(try metricsServer(counters: counters, queue: queue))
+        }
         let group = ServiceGroup(configuration: ServiceGroupConfiguration(
             services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
             gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         logger.notice("edge-gateway started", metadata: ["state_dir": "\(stateDirectory)", "adapter": "\(configuration.bluetooth.adapter)"])
         do {
             try await group.run()
+            try? notifier?.stopping()
         } catch {
             logger.critical("the daemon stopped on an error", metadata: ["error": "\(error)"])
             try await close(queue, held, transport)
@@ -67,6 +76,45 @@ struct GatewayDaemon {
         }
         try await close(queue, held, transport)
         logger.notice("edge-gateway stopped; every accepted sample is on disk")
+    }
+
+    /// Serves `/metrics` on `[metrics] listen` from the counters and the queue's own counts.
+    private func metricsServer(counters: DaemonCounters, queue: OfflineQueue) throws -> MetricsServer {
+        let name = configuration.gateway.name
+        let started = Date()
+        guard let address = ListenAddress(configuration.metrics.listen) else {
+            throw ConfigurationError(.invalidValue, "[metrics] listen = \"\(configuration.metrics.listen)\" is not host:port")
+        }
+        return MetricsServer(address: address, logger: logger) {
+            do {
+                let stats = try await queue.stats()
+                let (report, latency) = counters.read {
+                    ($0.report(name: name, startedAt: started, refreshSeconds: 0, clockSynchronized: CaptureClock.isSynchronized), $0.uploadLatency)
+                }
+                return PrometheusExposition.render(report: report, queue: stats, uploadLatency: latency)
+            } catch {
+                return "# edge-gateway: the queue could not be read: \(error)\n"
+            }
+        }
+    }
+
+    /// Every 5 s, or more often when systemd's watchdog needs a ping sooner (half its period).
+    static func reportInterval(watchdog: Duration?) -> Duration {
+        guard let watchdog else { return .seconds(5) }
+        return min(.seconds(5), watchdog / 2)
+    }
+
+    /// Tells systemd the daemon is up (the first call), what it is doing, and that it is alive.
+    static func tell(_ notifier: SystemdNotifier?, _ report: GatewayStatusReport, logger: Logger) {
+        guard let notifier else { return }
+        let subscribed = report.sensors.filter { $0.state == SensorState.subscribed.name }.count
+        let uplink = report.uplink.reenrolmentRequired.map { "re-enrolment required: \($0)" }
+            ?? report.uplink.lastError.map { _ in "uplink failing (see status)" } ?? "uplink ok"
+        do {
+            try notifier.send(["READY=1", "STATUS=\(subscribed)/\(report.sensors.count) straps subscribed; \(uplink)", "WATCHDOG=1"])
+        } catch {
+            logger.warning("cannot notify systemd", metadata: ["error": "\(error)"])
+        }
     }
 
     private var reconnectPolicy: ReconnectPolicy {

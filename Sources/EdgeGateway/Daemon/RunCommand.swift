@@ -25,12 +25,7 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         Self.unblockTerminationSignals()
         let configuration = try state.loadConfiguration()
-        let level = logLevel
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        GatewayLogging.bootstrap(level: logLevel)
         let daemon = GatewayDaemon(
             configuration: configuration, environment: ProcessInfo.processInfo.environment,
             logger: Logger(label: "edge-gateway"))

@@ -32,7 +32,7 @@ struct StatusReporter: Service {
                           clockSynchronized: clock.source.isSynchronized())
             }
             do {
-                try GatewayStatusReport.encoder.encode(report).write(to: URL(fileURLWithPath: reportPath), options: .atomic)
+                try StatusReportFile.write(report, directory: runtimeDirectory ?? stateDirectory)
                 failing = false
             } catch {
                 if !failing { logger.warning("cannot write the status report", metadata: ["path": "\(reportPath)", "error": "\(error)"]) }

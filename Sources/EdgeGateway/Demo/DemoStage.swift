@@ -73,8 +73,7 @@ final class DemoStage: @unchecked Sendable {
 
     /// The daemon's latest status report.
     func statusReport() -> GatewayStatusReport? {
-        FileManager.default.contents(atPath: stateDirectory + "/" + GatewayStatusReport.fileName)
-            .flatMap { try? GatewayStatusReport.decoder.decode(GatewayStatusReport.self, from: $0) }
+        try? StatusReportFile.read(directory: stateDirectory)
     }
 
     /// The queue's counts, read next to the running daemon.

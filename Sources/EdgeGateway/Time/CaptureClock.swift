@@ -9,6 +9,9 @@ struct CaptureClock: Sendable {
         self.source = source
     }
 
+    /// Whether this machine's clock is synchronised now (for status and doctor).
+    static var isSynchronized: Bool { SystemClockSource().isSynchronized() }
+
     /// The capture time of a sample arriving now.
     func now() -> CaptureTime {
         CaptureTime(

@@ -108,8 +108,7 @@ final class DaemonFixture: Sendable {
 
     /// The daemon's last status report.
     func statusReport() throws -> GatewayStatusReport? {
-        guard let data = FileManager.default.contents(atPath: stateDirectory + "/" + GatewayStatusReport.fileName) else { return nil }
-        return try? GatewayStatusReport.decoder.decode(GatewayStatusReport.self, from: data)
+        try StatusReportFile.read(directory: stateDirectory)
     }
 
     /// Waits until the daemon has exited, and returns its wait status.

@@ -1,0 +1,26 @@
+import BlueZ
+import Foundation
+import Uplink
+
+/// Runs every `doctor` check against the real system: the bus, bluetoothd, JHE, the state
+/// directory and the clock. The bus and the clock source are parameters so tests can point the
+/// checks at a private bus and decide the clock's verdict.
+struct Doctor {
+    let stateDirectory: String
+    let configuration: GatewayConfiguration
+    var bus: DBusConnection.Bus = .system
+    var clockSynchronized: @Sendable () -> Bool = { CaptureClock.isSynchronized }
+    var minimumFreeBytes = HostChecks.minimumFreeBytes
+    var now: @Sendable () -> Date = { Date() }
+
+    /// The findings, in a fixed order.
+    func run() async -> [DoctorCheck] {
+        let bindings = Result { () throws(SensorBindingStore.Failure) in try SensorBindingStore(directory: stateDirectory).load() }
+        var checks = await BluetoothChecks.run(bus: bus, adapterName: configuration.bluetooth.adapter, bindings: bindings)
+        let credentials = Result { () throws(UplinkError) in try CredentialsFileStore(directory: stateDirectory).load() }
+        checks += await UplinkChecks(configuration: configuration, credentials: credentials, bindings: (try? bindings.get()) ?? [], now: now()).run()
+        checks.append(HostChecks.diskSpace(stateDirectory: stateDirectory, minimum: minimumFreeBytes))
+        checks.append(HostChecks.clock(synchronized: clockSynchronized()))
+        return checks
+    }
+}

@@ -1,0 +1,43 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `doctor`'s checks of the box itself: room on the state directory's file system and a
+/// synchronised clock.
+enum HostChecks {
+    /// Below this much free space the check fails: the queue needs room to keep buffering
+    /// through an outage (a day of 10 straps at 1 Hz is roughly 100 MB).
+    static let minimumFreeBytes: Int64 = 256 << 20
+
+    /// Free space where the state lives (`statvfs`, space available to unprivileged users).
+    static func diskSpace(stateDirectory: String, minimum: Int64 = minimumFreeBytes) -> DoctorCheck {
+        var info = statvfs()
+        guard statvfs(stateDirectory, &info) == 0 else {
+            return .fail("disk space", "cannot examine \(stateDirectory): \(String(cString: strerror(errno)))",
+                         fix: "create the state directory (enroll and pair do) or pass --state-dir")
+        }
+        let free = Int64(info.f_bavail) * Int64(info.f_frsize)
+        let total = Int64(info.f_blocks) * Int64(info.f_frsize)
+        return diskSpace(free: free, total: total, directory: stateDirectory, minimum: minimum)
+    }
+
+    /// The verdict for `free` of `total` bytes.
+    static func diskSpace(free: Int64, total: Int64, directory: String, minimum: Int64) -> DoctorCheck {
+        let detail = "\(megabytes(free)) MB free of \(megabytes(total)) MB in \(directory)"
+        guard free >= minimum else {
+            return .fail("disk space", "only " + detail + " (under \(megabytes(minimum)) MB)",
+                         fix: "free space on that file system; when it is full the queue stops accepting samples")
+        }
+        return .pass("disk space", detail)
+    }
+
+    /// Whether the kernel says the clock is synchronised.
+    static func clock(synchronized: Bool) -> DoctorCheck {
+        synchronized
+            ? .pass("clock", "synchronised")
+            : .fail("clock", "not synchronised (samples are held until it is, then re-stamped)",
+                    fix: "enable NTP: timedatectl set-ntp true, and check that the box reaches its time servers")
+    }
+
+    private static func megabytes(_ bytes: Int64) -> Int64 { bytes / 1_000_000 }
+}
