@@ -47,7 +47,7 @@ actor DemoDashboard {
 
     /// `text` after the time of day (`HH:MM:SS`), as timeline lines read.
     static func timestamped(_ text: String) -> String {
-        "\(RFC3339Text.format(Date()).suffix(9).prefix(8))  \(text)"
+        "\(RFC3339Text.format(Date()).split(separator: "T").last?.prefix(8) ?? "")  \(text)"
     }
 
     private static func row(_ columns: String...) -> String {
