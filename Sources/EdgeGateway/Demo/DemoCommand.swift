@@ -112,7 +112,8 @@ struct DemoCommand: AsyncParsableCommand {
         }
         let exit = try await stage.stopDaemon()
         await dashboard.note("daemon stopped with SIGTERM, exit status \(exit)")
-        drain?.cancel()
+        // Drained means JHE holds the whole backlog, so the watch ends at its next look.
+        if !drained { drain?.cancel() }
         return await DemoVerdict(
             stage: stage, drained: drained, daemonExit: exit, outageSeconds: outageSeconds, cost: cost, drain: await drain?.value)
     }
