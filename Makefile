@@ -5,7 +5,7 @@ SWIFT        ?= swift
 FUZZ_SECONDS ?= 600
 FUZZ_CORPUS  ?= .build-fuzz/corpus
 
-.PHONY: all deps pydeps build test soak demo fuzz fuzz-smoke bench clean
+.PHONY: all deps pydeps build test soak soak-queue soak-daemon demo fuzz fuzz-smoke bench bench-daemon clean
 
 all: build
 
@@ -26,10 +26,22 @@ test: deps pydeps
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20
 	scripts/run-tests.sh
 
-## soak: the queue's kill -9 crash-consistency test with many more cycles (SOAK_CYCLES).
+## soak: both soaks below (SOAK_SECONDS=600 make soak for a short one).
+soak: soak-queue soak-daemon
+
+## soak-queue: the queue's kill -9 crash-consistency test with many more cycles (SOAK_CYCLES).
 SOAK_CYCLES ?= 1000
-soak: deps
+soak-queue: deps
 	QUEUE_KILL_CYCLES=$(SOAK_CYCLES) $(SWIFT) test --filter OfflineQueueCrashConsistency
+
+## soak-daemon: the release daemon for SOAK_SECONDS (default an hour) with 10 simulated straps,
+## link drops, an outage and a bluetoothd restart; prints RSS and open files over time, checks
+## they stay flat and that nothing is lost (edge-gateway soak; docs/PERFORMANCE.md).
+SOAK_SECONDS ?= 3600
+SOAK_ARGS    ?= --sensors 10 --sample-every 30
+soak-daemon: deps
+	$(SWIFT) build -c release --product edge-gateway
+	"$$($(SWIFT) build -c release --show-bin-path)/edge-gateway" soak --duration $(SOAK_SECONDS) $(SOAK_ARGS)
 
 ## demo: the real daemon between simulated straps and a simulated JHE, with an outage
 ## (edge-gateway demo; DEMO_ARGS="--sensors 10 --duration 120" to change it).
@@ -45,9 +57,33 @@ fuzz:
 	.build-fuzz/heart-rate-frame-fuzzer -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 		-rss_limit_mb=4096 -artifact_prefix=.build-fuzz/ $(FUZZ_CORPUS) Fuzz/seeds
 
-## bench: release-build benchmarks.
+## bench: release-build benchmarks (edge-gateway-bench: decode, notify, dbus, uplink, queue),
+## then the daemon end to end (bench-daemon). Figures and methods: docs/PERFORMANCE.md.
+## The queue bench is shortened (QUEUE_BENCH_SECONDS simulated seconds, QUEUE_BENCH_BACKLOGS).
+QUEUE_BENCH_SECONDS  ?= 600
+QUEUE_BENCH_BACKLOGS ?= 1000,100000,1000000
 bench: deps
-	$(SWIFT) run -c release edge-gateway-bench
+	$(SWIFT) build -c release --product edge-gateway-bench
+	QUEUE_BENCH_SECONDS=$(QUEUE_BENCH_SECONDS) QUEUE_BENCH_BACKLOGS=$(QUEUE_BENCH_BACKLOGS) \
+		"$$($(SWIFT) build -c release --show-bin-path)/edge-gateway-bench"
+	$(MAKE) --no-print-directory bench-daemon
+
+## bench-daemon: the release daemon between simulated straps and JHE (edge-gateway demo): CPU per
+## sample and RSS at 1, 10 and 50 straps for BENCH_SECONDS each, then the backlog drain rate after
+## a BENCH_OUTAGE-second outage at 10 and 50 straps, and at 50 straps notifying at 5 Hz.
+BENCH_SECONDS ?= 120
+BENCH_OUTAGE  ?= 60
+bench-daemon: deps
+	$(SWIFT) build -c release --product edge-gateway
+	@bin="$$($(SWIFT) build -c release --show-bin-path)/edge-gateway"; \
+	run() { echo "== edge-gateway demo $$*"; out="$$("$$bin" demo --token-lifetime 3600 "$$@")" \
+		|| { echo "$$out"; exit 1; }; echo "$$out" | grep -E "$$pattern"; }; \
+	pattern='daemon cost|exactly once'; \
+	for n in 1 10 50; do run --sensors $$n --duration $(BENCH_SECONDS) --outage 0 || exit 1; done; \
+	pattern='backlog drain|exactly once'; \
+	run --sensors 10 --duration $(BENCH_SECONDS) --outage $(BENCH_OUTAGE) || exit 1; \
+	run --sensors 50 --duration $(BENCH_SECONDS) --outage $(BENCH_OUTAGE) || exit 1; \
+	run --sensors 50 --interval-ms 200 --duration $(BENCH_SECONDS) --outage $(BENCH_OUTAGE)
 
 clean:
 	rm -rf .build .build-fuzz

@@ -33,6 +33,9 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Seconds the network is cut, a third of the way in (default: a quarter of the duration, at least 10; 0: no outage).")
     var outage: Int?
 
+    @Option(help: "Seconds a JHE access token lives (short, so the demo shows refreshes; benchmarks use a realistic one).")
+    var tokenLifetime = 20
+
     @Flag(help: "Keep the demo's state directory and daemon log afterwards.")
     var keep = false
 
@@ -40,6 +43,7 @@ struct DemoCommand: AsyncParsableCommand {
         guard (1...50).contains(sensors) else { throw ValidationError("--sensors must be between 1 and 50.") }
         guard (20...3600).contains(duration) else { throw ValidationError("--duration must be between 20 and 3600 seconds.") }
         guard (50...10_000).contains(intervalMs) else { throw ValidationError("--interval-ms must be between 50 and 10000.") }
+        guard (5...1_209_600).contains(tokenLifetime) else { throw ValidationError("--token-lifetime must be between 5 and 1209600 seconds.") }
         if let outage, !(0...duration / 2).contains(outage) {
             throw ValidationError("--outage must be between 0 and half the duration.")
         }
@@ -48,7 +52,7 @@ struct DemoCommand: AsyncParsableCommand {
     func run() async throws {
         let stage: DemoStage
         do {
-            stage = try await DemoStage(sensors: sensors, interval: .milliseconds(intervalMs), tokenLifetime: 20)
+            stage = try await DemoStage(sensors: sensors, interval: .milliseconds(intervalMs), tokenLifetime: tokenLifetime)
         } catch {
             StandardError.writeLine("edge-gateway demo: cannot start the simulators: \(error)")
             throw ExitStatus.unavailable
@@ -69,7 +73,7 @@ struct DemoCommand: AsyncParsableCommand {
     }
 
     private func play(on stage: DemoStage, dashboard: DemoDashboard) async throws -> DemoVerdict {
-        await dashboard.note("JHE simulator at \(await stage.jhe.baseURL); access tokens live 20 s")
+        await dashboard.note("JHE simulator at \(await stage.jhe.baseURL); access tokens live \(tokenLifetime) s")
         try await stage.enrollAndBind()
         await dashboard.note("enrolled; \(sensors) straps bound to patient 40001")
         try stage.startDaemon()
@@ -78,58 +82,39 @@ struct DemoCommand: AsyncParsableCommand {
         let outageSeconds = outage ?? max(10, duration / 4)
         let restoreAt = cutAt + outageSeconds
         let warmUp = 5
-        var measured: (start: ProcessUsage, accepted: Int)?
-        var usage: DemoVerdict.DaemonCost?
+        var costStart: DemoVerdict.DaemonCost.Mark?
+        var cost: DemoVerdict.DaemonCost?
+        var drain: Task<BacklogDrain?, Never>?
         for second in 1...duration {
             try await Task.sleep(for: .seconds(1))
-            if second == warmUp, let start = stage.daemonUsage() {
-                measured = (start, stage.statusReport()?.sensors.reduce(0) { $0 + $1.samplesAccepted } ?? 0)
-            }
-            if second == duration, let measured, let end = stage.daemonUsage() {
-                let accepted = (stage.statusReport()?.sensors.reduce(0) { $0 + $1.samplesAccepted } ?? 0) - measured.accepted
-                usage = DemoVerdict.DaemonCost(
-                    cpuSeconds: end.cpuSeconds - measured.start.cpuSeconds, seconds: duration - warmUp, samples: accepted,
-                    residentBytes: end.residentBytes, peakResidentBytes: end.peakResidentBytes)
+            if second == warmUp { costStart = DemoVerdict.DaemonCost.Mark(stage: stage) }
+            if second == duration, let costStart, let end = DemoVerdict.DaemonCost.Mark(stage: stage) {
+                cost = DemoVerdict.DaemonCost(from: costStart, to: end)
             }
             if outageSeconds > 0 && second == cutAt {
                 await stage.jhe.setReachable(false)
                 await dashboard.note("network cut: uploads fail, samples pile up in the queue")
             }
-            if second == restoreAt {
+            if outageSeconds > 0 && second == restoreAt {
+                let start = await BacklogDrain.Start(stage: stage)
                 await stage.jhe.setReachable(true)
-                await dashboard.note("network back: the backlog drains, oldest first")
+                drain = start.map { start in Task { await start.watch(stage, within: .seconds(600)) } }
+                await dashboard.note("network back: the backlog of \(start?.backlog ?? 0) drains, oldest first")
             }
             await dashboard.render(second: second, of: duration)
         }
         await stage.bluetoothd.setAdapterPowered(false)
         await dashboard.note("straps quiet (adapter off); waiting for the queue to drain")
-        let drained = await waitForDrain(stage, dashboard: dashboard)
-        let exit = try await stage.stopDaemon()
-        await dashboard.note("daemon stopped with SIGTERM, exit status \(exit)")
-        return await DemoVerdict(stage: stage, drained: drained, daemonExit: exit, outageSeconds: outageSeconds, cost: usage)
-    }
-
-    /// Waits (up to two minutes) until the straps have gone quiet (two successive status
-    /// reports with the same count of received samples, all of them accepted) and the queue has
-    /// nothing left that JHE does not have.
-    private func waitForDrain(_ stage: DemoStage, dashboard: DemoDashboard) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(120)
         var second = duration
-        var previous: (written: Date, received: Int)?
-        while ContinuousClock.now < deadline {
-            if let report = stage.statusReport(), let stats = await stage.queueStats() {
-                let received = report.sensors.reduce(0) { $0 + $1.samplesReceived }
-                let accepted = report.sensors.reduce(0) { $0 + $1.samplesAccepted }
-                let quiet = previous.map { $0.written < report.writtenAt && $0.received == received } ?? false
-                if quiet, received == accepted, stats.pending + stats.leased == 0, await stage.jhe.storedCount() >= accepted {
-                    return true
-                }
-                if previous?.written != report.writtenAt { previous = (report.writtenAt, received) }
-            }
-            try? await Task.sleep(for: .seconds(1))
+        let drained = await stage.waitForDrain(within: .seconds(120)) {
             second += 1
             await dashboard.render(second: second, of: duration)
         }
-        return false
+        let exit = try await stage.stopDaemon()
+        await dashboard.note("daemon stopped with SIGTERM, exit status \(exit)")
+        // Drained means JHE holds the whole backlog, so the watch ends at its next look.
+        if !drained { drain?.cancel() }
+        return await DemoVerdict(
+            stage: stage, drained: drained, daemonExit: exit, outageSeconds: outageSeconds, cost: cost, drain: await drain?.value)
     }
 }

@@ -14,7 +14,7 @@ actor DemoDashboard {
 
     /// Adds a timeline line (shown under the table, or printed at once).
     func note(_ text: String) {
-        let line = "\(RFC3339Text.format(Date()).suffix(9).prefix(8))  \(text)"
+        let line = Self.timestamped(text)
         notes.append(line)
         if !interactive { StandardOutput.writeLine(line) }
     }
@@ -43,6 +43,11 @@ actor DemoDashboard {
         } else {
             lines.forEach(StandardOutput.writeLine)
         }
+    }
+
+    /// `text` after the time of day (`HH:MM:SS`), as timeline lines read.
+    static func timestamped(_ text: String) -> String {
+        "\(RFC3339Text.format(Date()).split(separator: "T").last?.prefix(8) ?? "")  \(text)"
     }
 
     private static func row(_ columns: String...) -> String {

@@ -13,6 +13,8 @@ final class DemoStage: @unchecked Sendable {
     let bluetoothd: BluetoothdSimulator
     let jhe: JHESimulator
     let straps: [BluetoothAddress]
+    /// Seconds a JHE access token lives on this stage's simulator.
+    let tokenLifetime: Int
     private(set) var daemon: ChildProcess?
 
     var stateDirectory: String { directory + "/state" }
@@ -30,6 +32,7 @@ final class DemoStage: @unchecked Sendable {
         jhe = JHESimulator(tokenLifetime: tokenLifetime)
         _ = try await jhe.start()
         straps = fleet.map(\.address)
+        self.tokenLifetime = tokenLifetime
     }
 
     /// Enrols through `edge-gateway enroll` with a fresh invitation and binds every strap to the
@@ -74,6 +77,38 @@ final class DemoStage: @unchecked Sendable {
     /// The daemon's latest status report.
     func statusReport() -> GatewayStatusReport? {
         try? StatusReportFile.read(directory: stateDirectory)
+    }
+
+    /// Samples the daemon has accepted (made durable) so far, by its latest status report.
+    func acceptedSamples() -> Int {
+        statusReport()?.sensors.reduce(0) { $0 + $1.samplesAccepted } ?? 0
+    }
+
+    /// Records in the queue that JHE does not have yet (pending or leased); nil when unreadable.
+    func backlog() async -> Int? {
+        await queueStats().map { $0.pending + $0.leased }
+    }
+
+    /// Waits (up to `timeout`) until the straps have gone quiet (two successive status reports
+    /// with the same count of received samples, all of them accepted) and the queue has nothing
+    /// left that JHE does not have; calls `tick` once a second while it waits.
+    func waitForDrain(within timeout: Duration, tick: () async -> Void) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        var previous: (written: Date, received: Int)?
+        while ContinuousClock.now < deadline {
+            if let report = statusReport(), let left = await backlog() {
+                let received = report.sensors.reduce(0) { $0 + $1.samplesReceived }
+                let accepted = report.sensors.reduce(0) { $0 + $1.samplesAccepted }
+                let quiet = previous.map { $0.written < report.writtenAt && $0.received == received } ?? false
+                if quiet, received == accepted, left == 0, await jhe.storedCount() >= accepted {
+                    return true
+                }
+                if previous?.written != report.writtenAt { previous = (report.writtenAt, received) }
+            }
+            try? await Task.sleep(for: .seconds(1))
+            await tick()
+        }
+        return false
     }
 
     /// The queue's counts, read next to the running daemon.

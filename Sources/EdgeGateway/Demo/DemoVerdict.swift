@@ -4,15 +4,51 @@ import Foundation
 struct DemoVerdict {
     /// What the daemon cost between the end of its warm-up and the end of the strap data.
     struct DaemonCost {
+        /// One reading: the daemon's usage and the accepted count of its latest status report.
+        struct Mark {
+            let usage: ProcessUsage
+            let at: ContinuousClock.Instant
+            let accepted: Int
+            let reportedAt: Date
+
+            /// Reads it now; nil when the daemon is gone or has not reported yet.
+            init?(stage: DemoStage) {
+                guard let usage = stage.daemonUsage(), let report = stage.statusReport() else { return nil }
+                self.usage = usage
+                at = .now
+                accepted = report.sensors.reduce(0) { $0 + $1.samplesAccepted }
+                reportedAt = report.writtenAt
+            }
+        }
+
         let cpuSeconds: Double
-        let seconds: Int
+        let seconds: Double
         let samples: Int
+        /// The span between the two status reports the sample count comes from: the count is
+        /// only as fresh as the report (every 5 s), so the rate is samples over this span.
+        let sampleSeconds: Double
         let residentBytes: Int
         let peakResidentBytes: Int
 
+        init(from start: Mark, to end: Mark) {
+            let elapsed = (end.at - start.at).components
+            cpuSeconds = end.usage.cpuSeconds - start.usage.cpuSeconds
+            seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+            samples = end.accepted - start.accepted
+            sampleSeconds = end.reportedAt.timeIntervalSince(start.reportedAt)
+            residentBytes = end.usage.residentBytes
+            peakResidentBytes = end.usage.peakResidentBytes
+        }
+
+        /// CPU seconds per second of wall time, over samples accepted per second.
+        var microsecondsPerSample: Double {
+            guard samples > 0, seconds > 0, sampleSeconds > 0 else { return 0 }
+            return cpuSeconds / seconds / (Double(samples) / sampleSeconds) * 1e6
+        }
+
         var description: String {
-            let perSample = samples > 0 ? cpuSeconds / Double(samples) * 1e6 : 0
-            return "\(String(format: "%.1f", perSample)) µs CPU per sample (\(String(format: "%.2f", cpuSeconds)) s over \(samples) samples in \(seconds) s, \(String(format: "%.2f", cpuSeconds / Double(max(1, seconds)) * 100)) % of a core); RSS \(residentBytes >> 20) MiB, peak \(peakResidentBytes >> 20) MiB"
+            let core = cpuSeconds / max(1, seconds) * 100
+            return "\(String(format: "%.1f", microsecondsPerSample)) µs CPU per sample (\(String(format: "%.2f", cpuSeconds)) s CPU in \(String(format: "%.0f", seconds)) s, \(samples) samples in \(String(format: "%.0f", sampleSeconds)) s, \(String(format: "%.2f", core)) % of a core); RSS \(residentBytes >> 20) MiB, peak \(peakResidentBytes >> 20) MiB"
         }
     }
 
@@ -30,13 +66,14 @@ struct DemoVerdict {
     let daemonExit: Int32
     let outageSeconds: Int
     let cost: DaemonCost?
+    let drain: BacklogDrain?
 
     /// Every accepted sample stored once, none twice, nothing left behind, a clean stop.
     var exactlyOnce: Bool {
         drained && daemonExit == 0 && dead == 0 && left == 0 && stored == accepted && uniqueStored == stored
     }
 
-    init(stage: DemoStage, drained: Bool, daemonExit: Int32, outageSeconds: Int, cost: DaemonCost?) async {
+    init(stage: DemoStage, drained: Bool, daemonExit: Int32, outageSeconds: Int, cost: DaemonCost?, drain: BacklogDrain?) async {
         let sensors = stage.statusReport()?.sensors ?? []
         straps = sensors.count
         captured = sensors.reduce(0) { $0 + $1.samplesReceived }
@@ -57,6 +94,7 @@ struct DemoVerdict {
         self.daemonExit = daemonExit
         self.outageSeconds = outageSeconds
         self.cost = cost
+        self.drain = drain
     }
 
     var summary: String {
@@ -74,6 +112,7 @@ struct DemoVerdict {
           token refreshes               \(refreshes)
           daemon exit status            \(daemonExit)
           daemon cost                   \(cost?.description ?? "not measured")
+          backlog drain                 \(drain?.description ?? "not measured")
         \(exactlyOnce ? "✓ every accepted sample was delivered exactly once" : "✗ NOT every accepted sample was delivered exactly once")
         """
     }

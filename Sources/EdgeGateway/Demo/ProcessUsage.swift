@@ -3,14 +3,17 @@ import Foundation
 import Glibc
 #endif
 
-/// CPU time and memory of a process, from `/proc/<pid>/stat` and `/proc/<pid>/status`: how the
-/// demo reports what the daemon costs per sample.
+/// CPU time, memory and open files of a process, from `/proc/<pid>/stat`, `/proc/<pid>/status`
+/// and `/proc/<pid>/fd`: how the demo reports what the daemon costs per sample, and how the soak
+/// shows that nothing leaks.
 struct ProcessUsage: Sendable {
     /// User + system CPU time, seconds.
     let cpuSeconds: Double
     /// Resident set size now and at its peak, bytes.
     let residentBytes: Int
     let peakResidentBytes: Int
+    /// Open file descriptors (entries of `/proc/<pid>/fd`).
+    let openFileDescriptors: Int
 
     /// The usage of `pid`; nil when it is gone.
     init?(pid: pid_t) {
@@ -23,6 +26,7 @@ struct ProcessUsage: Sendable {
         cpuSeconds = (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
         residentBytes = Self.kilobytes("VmRSS:", in: status) * 1024
         peakResidentBytes = Self.kilobytes("VmHWM:", in: status) * 1024
+        openFileDescriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0
     }
 
     private static func kilobytes(_ key: String, in status: String) -> Int {

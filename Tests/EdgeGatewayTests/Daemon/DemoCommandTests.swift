@@ -14,5 +14,7 @@ struct DemoCommandTests {
         let accepted = result.outputLines.first { $0.contains("samples accepted (durable)") }
         let count = accepted.flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
         #expect(count >= 40)
+        let drain = result.outputLines.first { $0.contains("backlog drain") }
+        #expect(drain?.contains("samples in") == true, "the drain after the outage is measured: \(drain ?? "no line")")
     }
 }
