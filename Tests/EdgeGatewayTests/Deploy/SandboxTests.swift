@@ -51,6 +51,24 @@ struct SandboxTests {
         bus.stop()
     }
 
+    @Test("edge-gateway enroll reaches a JHE simulator over HTTP and writes its credentials inside the sandbox")
+    func enrollRunsSandboxed() async throws {
+        let server = try ChildProcess(Self.binary, ["jhe-simulator", "--port", "0"], captureOutput: true)
+        defer { server.terminate() }
+        var link: String?
+        while link == nil, let line = server.readLine() {
+            link = line.components(separatedBy: "invitation link: ").dropFirst().first
+        }
+        let invitation = try #require(link, "jhe-simulator printed no invitation link")
+        let state = try TemporaryDirectory("deploy-sandbox-enroll")
+        defer { state.remove() }
+
+        let enroll = try await DeployTree.run(Self.sandbox, [Self.binary, "enroll", invitation, "--device", "70001", "--state-dir", state.path])
+        #expect(enroll.status == 0, "\(enroll.standardError)")
+        #expect(enroll.outputLines.contains("state: ok"))
+        #expect(try DeployTree.mode(state.file("credentials.json")) == 0o600)
+    }
+
     @Test("the queue (SQLite in WAL mode) commits and reports inside the sandbox")
     func queueRunsSandboxed() async throws {
         let state = try TemporaryDirectory("deploy-sandbox-queue")
