@@ -86,7 +86,7 @@ struct DebianPackageTests {
         for path in ["var/lib/dpkg/info", "var/lib/dpkg/updates", "var/lib/dpkg/triggers", "etc"] {
             try FileManager.default.createDirectory(atPath: "\(root)/\(path)", withIntermediateDirectories: true)
         }
-        FileManager.default.createFile(atPath: root + "/var/lib/dpkg/status", contents: nil)
+        #expect(FileManager.default.createFile(atPath: root + "/var/lib/dpkg/status", contents: nil))
 
         let install = try await Self.dpkg(root, ["--install", package])
         #expect(install.status == 0, "\(install.standardError)")
