@@ -5,7 +5,7 @@ SWIFT        ?= swift
 FUZZ_SECONDS ?= 600
 FUZZ_CORPUS  ?= .build-fuzz/corpus
 
-.PHONY: all deps pydeps build test soak soak-queue soak-daemon demo fuzz fuzz-smoke bench bench-daemon clean
+.PHONY: all deps pydeps build test soak soak-queue soak-daemon demo fuzz fuzz-smoke bench bench-daemon deb install clean
 
 all: build
 
@@ -85,5 +85,16 @@ bench-daemon: deps
 	run --sensors 50 --duration $(BENCH_SECONDS) --outage $(BENCH_OUTAGE) || exit 1; \
 	run --sensors 50 --interval-ms 200 --duration $(BENCH_SECONDS) --outage $(BENCH_OUTAGE)
 
+## deb: the .deb of a release build with the static Swift runtime, in .build-release/deb
+## (scripts/build-deb.sh; the release build takes 10-20 minutes on 2 cores).
+deb: deps
+	scripts/build-deb.sh
+
+## install: installs the release build `make deb` made (or BINARY=FILE) with its systemd unit,
+## user and example config (deploy/install.sh); PREFIX=/usr, DESTDIR= to stage elsewhere.
+PREFIX ?= /usr
+install:
+	deploy/install.sh --prefix $(PREFIX) $(if $(BINARY),--binary $(BINARY)) $(if $(DESTDIR),--destdir $(DESTDIR))
+
 clean:
-	rm -rf .build .build-fuzz
+	rm -rf .build .build-fuzz .build-release

@@ -12,6 +12,7 @@ packages=(
   dbus-daemon        # private buses for the process-level tests
   python3-dbus python3-gi libglib2.0-bin systemd   # other D-Bus clients (python-dbus, gdbus, busctl) in compatibility tests
   ca-certificates
+  dpkg-dev           # dpkg-shlibdeps: the .deb's Depends: (make deb and its tests)
   "$@"
 )
 

@@ -32,10 +32,12 @@ struct SystemClockSource: ClockSource {
     func monotonicNanoseconds() -> UInt64 { UInt64(Self.nanoseconds(CLOCK_BOOTTIME)) }
 
     /// As `timedatectl` reports it: `adjtimex` without `TIME_ERROR` and with `STA_UNSYNC` clear.
+    /// A failed call (a seccomp filter or `ProtectClock=` refusing `clock_adjtime`) counts as
+    /// not synchronised: claiming sync would let wrong times through unrepaired.
     func isSynchronized() -> Bool {
         var status = timex()
         let state = adjtimex(&status)
-        return state != TIME_ERROR && status.status & STA_UNSYNC == 0
+        return state != -1 && state != TIME_ERROR && status.status & STA_UNSYNC == 0
     }
 
     private static func nanoseconds(_ clock: clockid_t) -> Int64 {

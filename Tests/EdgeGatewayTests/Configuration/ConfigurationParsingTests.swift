@@ -14,6 +14,7 @@ struct ConfigurationParsingTests {
         [gateway]
         name = "clinic-3"
         state_dir = "/srv/gateway"
+        hold_until_clock_sync = false
 
         [bluetooth]
         adapter = "hci1"
@@ -57,6 +58,7 @@ struct ConfigurationParsingTests {
         var expected = GatewayConfiguration()
         expected.gateway.name = "clinic-3"
         expected.gateway.stateDirectory = "/srv/gateway"
+        expected.gateway.holdUntilClockSync = false
         expected.bluetooth.adapter = "hci1"
         expected.bluetooth.maxParallelConnects = 3
         expected.bluetooth.reconnectMaxBackoff = .seconds(120)

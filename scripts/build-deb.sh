@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Builds the edge-gateway .deb for this machine's architecture (`make deb`).
+#
+# Usage: scripts/build-deb.sh [--binary FILE] [--output DIR] [--config-example FILE]
+#   --binary FILE          package this edge-gateway instead of building one; it must not need
+#                          the Swift runtime libraries (build with --static-swift-stdlib)
+#   --output DIR           where the .deb goes (default: .build-release/deb)
+#   --config-example FILE  shipped as the conffile /etc/edge-gateway/gateway.toml
+#                          (default: deploy/gateway.toml.example)
+#
+# Without --binary it runs `swift build -c release --static-swift-stdlib --product edge-gateway`
+# in .build-release (slow: everything is rebuilt in release mode). The binary is stripped. The
+# Swift runtime is inside it; libdbus-1, libsqlite3 and glibc stay shared, and dpkg-shlibdeps
+# turns what the binary really links into Depends:. The file layout is deploy/install.sh's.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+binary=
+output="$repo/.build-release/deb"
+config_example="$repo/deploy/gateway.toml.example"
+
+fail() { echo "build-deb: $*" >&2; exit 1; }
+
+while [[ $# -gt 0 ]]; do
+  [[ $# -ge 2 ]] || fail "$1 needs a value (see the usage at the top of $0)"
+  case "$1" in
+    --binary) binary=$2 ;;
+    --output) output=$2 ;;
+    --config-example) config_example=$2 ;;
+    *) fail "unknown option $1 (see the usage at the top of $0)" ;;
+  esac
+  shift 2
+done
+
+for tool in dpkg-deb dpkg-shlibdeps strip objdump; do
+  command -v "$tool" >/dev/null || fail "$tool is missing (Debian packages dpkg-dev and binutils)"
+done
+
+if [[ -z "$binary" ]]; then
+  (cd "$repo" && swift build -c release --static-swift-stdlib --product edge-gateway --scratch-path .build-release)
+  binary="$repo/.build-release/release/edge-gateway"
+fi
+[[ -x "$binary" ]] || fail "no executable at $binary"
+if objdump -p "$binary" | grep -E 'NEEDED +libswift|NEEDED +libFoundation' >&2; then
+  fail "$binary needs the Swift runtime libraries above: build it with --static-swift-stdlib"
+fi
+
+upstream=$("$binary" --version) || fail "$binary --version failed"
+[[ "$upstream" =~ ^[0-9][0-9A-Za-z.+~-]*$ ]] || fail "'$binary --version' printed '$upstream', not a version"
+version=$upstream
+if git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then
+  # Commit count then hash: later commits sort later, and the hash names the source.
+  version="$upstream+git$(git -C "$repo" rev-list --count HEAD).$(git -C "$repo" rev-parse --short=7 HEAD)"
+fi
+architecture=$(dpkg --print-architecture)
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+root="$work/root"
+strip --strip-unneeded -o "$work/edge-gateway" "$binary"
+"$repo/deploy/install.sh" --destdir "$root" --binary "$work/edge-gateway" --config-example "$config_example" >/dev/null
+
+doc="$root/usr/share/doc/edge-gateway"
+cat > "$doc/copyright" <<EOF
+Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
+Upstream-Name: edge-gateway
+
+Files: *
+License: Apache-2.0
+ The full text is in /usr/share/doc/edge-gateway/LICENSE and /usr/share/common-licenses/Apache-2.0.
+ The binary also contains, statically linked, the Swift runtime and Foundation (Apache-2.0
+ with the Runtime Library Exception) and the Swift packages named in Package.swift and their
+ dependencies, each under its own licence (among them Apache-2.0, MIT, and the OpenSSL and ISC
+ licences of the BoringSSL copies in swift-nio-ssl and swift-crypto).
+EOF
+chmod 0644 "$doc/copyright"
+
+# dpkg-shlibdeps wants a debian/control naming the package.
+mkdir -p "$work/source/debian"
+printf 'Source: edge-gateway\n\nPackage: edge-gateway\nArchitecture: any\n' > "$work/source/debian/control"
+shlibs=$(cd "$work/source" && dpkg-shlibdeps -O -e "$root/usr/bin/edge-gateway" 2>"$work/shlibdeps.log") \
+  || { cat "$work/shlibdeps.log" >&2; fail "dpkg-shlibdeps could not work out the shared-library dependencies"; }
+depends="${shlibs#shlibs:Depends=}, bluez, dbus, systemd"
+
+install -d -m 0755 "$root/DEBIAN"
+cat > "$root/DEBIAN/control" <<EOF
+Package: edge-gateway
+Version: $version
+Architecture: $architecture
+Maintainer: ${DEB_MAINTAINER:-edge-gateway developers <edge-gateway@localhost>}
+Installed-Size: $(du -sk --exclude=DEBIAN "$root" | cut -f1)
+Depends: $depends
+Section: net
+Priority: optional
+Description: edge gateway for Bluetooth LE heart-rate straps
+ Holds connections to standard Heart Rate Service straps through BlueZ, keeps
+ every sample in a durable local queue through outages and power loss, and
+ delivers the samples to JupyterHealth Exchange as Open mHealth heart-rate
+ data points in FHIR R5 Observations. Runs as the hardened systemd service
+ edge-gateway.service under its own user; operated with the edge-gateway
+ command.
+EOF
+echo /etc/edge-gateway/gateway.toml > "$root/DEBIAN/conffiles"
+install -m 0755 "$repo/deploy/debian/postinst" "$repo/deploy/debian/prerm" "$repo/deploy/debian/postrm" "$root/DEBIAN/"
+(cd "$root" && find . -path ./DEBIAN -prune -o -type f -printf '%P\0' | sort -z | xargs -0 md5sum > DEBIAN/md5sums)
+chmod 0644 "$root/DEBIAN/control" "$root/DEBIAN/conffiles" "$root/DEBIAN/md5sums"
+
+mkdir -p "$output"
+package="$output/edge-gateway_${version}_${architecture}.deb"
+dpkg-deb --build --root-owner-group "$root" "$package" >/dev/null
+echo "$package"
