@@ -1,0 +1,140 @@
+#!/bin/bash
+# Stage 2 of the test-bluez guest: PID 1 on the overlay root. Brings up the real Bluetooth
+# stack (hci_vhci, dbus, bluetoothd, two btvirt LE controllers), starts the heart-rate
+# peripheral on hci1 and runs the gateway's steps on hci0. Every step leaves NAME.out,
+# NAME.err and NAME.rc in /out (a 9p share run.sh reads afterwards; it does the checking).
+# Retries: only the controller bring-up, which times out under load; each retry is logged
+# to /out/retries.
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root LANG=C.UTF-8
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+ln -sf /proc/self/fd /dev/fd
+mkdir -p /dev/pts /dev/shm && mount -t devpts devpts /dev/pts && mount -t tmpfs tmpfs /dev/shm
+mount -t tmpfs -o mode=0755 tmpfs /run
+mount -t tmpfs -o mode=1777 tmpfs /tmp
+mkdir -p /out && mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 out /out
+# shellcheck source=/dev/null
+. /out/env
+exec > >(tee -a /out/guest.log) 2>&1
+
+power_off() {
+    sync
+    echo o > /proc/sysrq-trigger
+    sleep 60
+}
+trap power_off EXIT
+
+stamp() { date -u +%H:%M:%S.%N | cut -c1-12; }
+log() { echo "[$(stamp)] $*"; }
+
+# Waits up to $1 seconds for the command after it to succeed.
+wait_for() {
+    local seconds=$1; shift
+    local deadline=$((SECONDS + seconds))
+    until "$@" >/dev/null 2>&1; do
+        ((SECONDS < deadline)) || return 1
+        sleep 0.5
+    done
+}
+
+# Runs step NAME (a shell function), recording its output, exit status and duration.
+step() {
+    local name=$1; shift
+    local started=$SECONDS
+    log "step $name: start"
+    "$@" > "/out/$name.out" 2> "/out/$name.err"
+    local rc=$?
+    echo "$rc" > "/out/$name.rc"
+    echo "$((SECONDS - started))" > "/out/$name.seconds"
+    log "step $name: exit $rc after $((SECONDS - started)) s"
+    return $rc
+}
+
+# Runs the command after the first two arguments up to EGW_MAX_ATTEMPTS times; each failed
+# attempt is a retry of step $1, recorded with reason $2.
+retrying() {
+    local name=$1 what=$2; shift 2
+    local attempt
+    for ((attempt = 1; attempt <= EGW_MAX_ATTEMPTS; attempt++)); do
+        "$@" && return 0
+        log "retry: $name attempt $attempt failed ($what)"
+        echo "$name attempt $attempt: $what" >> /out/retries
+    done
+    return 1
+}
+
+adapter_property() {
+    busctl get-property org.bluez "/org/bluez/$1" org.bluez.Adapter1 "$2" 2>/dev/null
+}
+
+# Powers adapter $1 through bluetoothd (the controller reset happens here) and waits for it.
+power_on() {
+    timeout 60 busctl --timeout=50 set-property org.bluez "/org/bluez/$1" org.bluez.Adapter1 Powered b true \
+        && wait_for 30 test "$(adapter_property "$1" Powered)" = "b true"
+}
+
+# (Re)starts btvirt and waits for bluetoothd to register both virtual controllers. Under load
+# a controller's HCI Reset times out during the kernel's setup ("hci0: Opcode 0x0c03 failed:
+# -110") and bluetoothd never sees it: then both controllers are recreated.
+start_controllers() {
+    if [[ -n ${BTVIRT_PID:-} ]]; then
+        kill "$BTVIRT_PID" 2>/dev/null
+        wait "$BTVIRT_PID" 2>/dev/null
+        wait_for 30 test ! -e /sys/class/bluetooth/hci0 -a ! -e /sys/class/bluetooth/hci1
+    fi
+    btvirt -l2 -L >> /out/btvirt.log 2>&1 &
+    BTVIRT_PID=$!
+    wait_for 60 adapter_property hci0 Address && wait_for 30 adapter_property hci1 Address
+}
+
+bluez_on_bus() {
+    busctl call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus GetNameOwner s org.bluez
+}
+
+start_stack() {
+    modprobe hci_vhci || { log "modprobe hci_vhci failed"; return 1; }
+    mkdir -p /run/dbus /var/lib/bluetooth
+    dbus-daemon --system --fork --nopidfile || { log "dbus-daemon failed"; return 1; }
+    /usr/libexec/bluetooth/bluetoothd -n -d > /out/bluetoothd.log 2>&1 &
+    wait_for 60 bluez_on_bus || { log "bluetoothd did not take org.bluez"; return 1; }
+    local adapter
+    retrying controllers "btvirt controllers did not appear" start_controllers || return 1
+    for adapter in hci0 hci1; do
+        retrying "power-$adapter" "$adapter power-on timed out" power_on "$adapter" || return 1
+    done
+    adapter_property hci1 Address | cut -d'"' -f2 > /out/peripheral-address
+    log "controllers up; peripheral address $(cat /out/peripheral-address)"
+}
+
+# The peripheral, continuing the script at line $1; its JSON lines go to /out/peripheral.out.
+start_peripheral() {
+    "$EGW_BIN/edge-gateway-peripheral" --adapter hci1 --frames "$EGW_FRAMES" --start-index "${1:-0}" \
+        --interval-ms "$EGW_INTERVAL_MS" >> /out/peripheral.out 2>> /out/peripheral.err &
+    PERIPHERAL_PID=$!
+    local ready_lines=$(($(grep -c '"ready"' /out/peripheral.out 2>/dev/null || true) + 1))
+    wait_for 120 test "$(grep -c '"ready"' /out/peripheral.out)" -ge "$ready_lines"
+}
+
+gateway() { timeout "$EGW_STEP_TIMEOUT" "$EGW_BIN/edge-gateway" "$@" --state-dir /var/lib/edge-gateway --adapter hci0; }
+scan() { gateway scan --json --timeout 30 --verbose; }
+pair() { gateway pair "$(cat /out/peripheral-address)" --alias "test strap" --json --verbose; }
+live() { gateway live "$(cat /out/peripheral-address)" --count 20 --json --verbose; }
+
+# The steps, in order; a failed step ends the run (the later ones depend on it).
+# The daemon step (edge-gateway run against jhe-simulator, the peripheral restarted
+# mid-stream, samples after the restart reaching the server) goes after live.
+STEPS=(stack peripheral scan pair live)
+
+log "guest up: kernel $(uname -r), $(nproc) CPUs"
+for name in "${STEPS[@]}"; do
+    case $name in
+        stack) step stack start_stack ;;
+        peripheral) step peripheral start_peripheral 0 ;;
+        *) step "$name" "$name" ;;
+    esac || break
+done
+kill "${PERIPHERAL_PID:-}" 2>/dev/null
+echo done > /out/finished
+log "guest done"
