@@ -13,7 +13,6 @@ mount -t sysfs sysfs /sys
 ln -sf /proc/self/fd /dev/fd
 mkdir -p /dev/pts /dev/shm && mount -t devpts devpts /dev/pts && mount -t tmpfs tmpfs /dev/shm
 mount -t tmpfs -o mode=0755 tmpfs /run
-mount -t tmpfs -o mode=1777 tmpfs /tmp
 mkdir -p /out && mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 out /out
 # shellcheck source=/dev/null
 . /out/env
@@ -72,8 +71,10 @@ adapter_property() {
 # Powers adapter $1 through bluetoothd (the controller reset happens here) and waits for it.
 power_on() {
     timeout 60 busctl --timeout=50 set-property org.bluez "/org/bluez/$1" org.bluez.Adapter1 Powered b true \
-        && wait_for 30 test "$(adapter_property "$1" Powered)" = "b true"
+        && wait_for 30 adapter_powered "$1"
 }
+
+adapter_powered() { test "$(adapter_property "$1" Powered)" = "b true"; }
 
 # (Re)starts btvirt and waits for bluetoothd to register both virtual controllers. Under load
 # a controller's HCI Reset times out during the kernel's setup ("hci0: Opcode 0x0c03 failed:
@@ -105,22 +106,44 @@ start_stack() {
         retrying "power-$adapter" "$adapter power-on timed out" power_on "$adapter" || return 1
     done
     adapter_property hci1 Address | cut -d'"' -f2 > /out/peripheral-address
+    # Every bus message from here on, for comparing signal sequences with the simulator.
+    dbus-monitor --system > /out/dbus-monitor.log 2>&1 &
     log "controllers up; peripheral address $(cat /out/peripheral-address)"
 }
 
-# The peripheral, continuing the script at line $1; its JSON lines go to /out/peripheral.out.
+# The peripheral, continuing the script at line $1; its JSON lines go to /out/peripheral.jsonl.
 start_peripheral() {
+    local ready_lines=$(($(grep -c '"ready"' /out/peripheral.jsonl 2>/dev/null) + 1))
     "$EGW_BIN/edge-gateway-peripheral" --adapter hci1 --frames "$EGW_FRAMES" --start-index "${1:-0}" \
-        --interval-ms "$EGW_INTERVAL_MS" >> /out/peripheral.out 2>> /out/peripheral.err &
+        --interval-ms "$EGW_INTERVAL_MS" >> /out/peripheral.jsonl 2>> /out/peripheral-stderr.log &
     PERIPHERAL_PID=$!
-    local ready_lines=$(($(grep -c '"ready"' /out/peripheral.out 2>/dev/null || true) + 1))
-    wait_for 120 test "$(grep -c '"ready"' /out/peripheral.out)" -ge "$ready_lines"
+    wait_for 120 peripheral_ready "$ready_lines"
+}
+
+# Whether the peripheral has said "ready" at least $1 times (once per start).
+peripheral_ready() { test "$(grep -c '"ready"' /out/peripheral.jsonl)" -ge "$1"; }
+
+# bluetoothd's whole object tree, as JSON, into /out/objects-$1.json: what the simulator's
+# objects are compared with (README, "Real BlueZ test tier").
+record_objects() {
+    busctl --json=pretty call org.bluez / org.freedesktop.DBus.ObjectManager GetManagedObjects \
+        > "/out/objects-$1.json" 2>/dev/null
 }
 
 gateway() { timeout "$EGW_STEP_TIMEOUT" "$EGW_BIN/edge-gateway" "$@" --state-dir /var/lib/edge-gateway --adapter hci0; }
 scan() { gateway scan --json --timeout 30 --verbose; }
-pair() { gateway pair "$(cat /out/peripheral-address)" --alias "test strap" --json --verbose; }
-live() { gateway live "$(cat /out/peripheral-address)" --count 20 --json --verbose; }
+pair() {
+    gateway pair "$(cat /out/peripheral-address)" --alias "test strap" --json --verbose
+    local rc=$?
+    record_objects after-pair
+    return $rc
+}
+live() {
+    gateway live "$(cat /out/peripheral-address)" --count 20 --json --verbose
+    local rc=$?
+    record_objects after-live
+    return $rc
+}
 
 # The steps, in order; a failed step ends the run (the later ones depend on it).
 # The daemon step (edge-gateway run against jhe-simulator, the peripheral restarted

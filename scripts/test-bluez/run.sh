@@ -94,7 +94,7 @@ say "guest ran for $((SECONDS - boot_started)) s"
 status=0
 python3 "$here/check-results.py" "$out" "$here/frames.txt" || status=$?
 if ((status)); then
-    for log in guest.log console.log bluetoothd.log peripheral.err; do
+    for log in guest.log console.log bluetoothd.log peripheral-stderr.log; do
         [[ -f $out/$log ]] && { echo "---- $log (last 40 lines)"; tail -n 40 "$out/$log"; }
     done
     EGW_KEEP=1
