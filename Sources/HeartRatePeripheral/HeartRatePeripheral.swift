@@ -4,7 +4,7 @@ import Foundation
 
 /// `edge-gateway-peripheral`: a heart-rate strap made of a real bluetoothd and a Bluetooth
 /// controller (in the test tier, a virtual one from `btvirt`). It registers a GATT
-/// application and an advertisement on the adapter and notifies a scripted sequence of
+/// application, an advertisement and a Just Works pairing agent, and notifies a scripted sequence of
 /// 0x2A37 frames to whoever subscribes. It proves our D-Bus export code against the real
 /// daemon and gives `make test-bluez` a strap whose every frame is known.
 @main
@@ -52,6 +52,7 @@ struct HeartRatePeripheral: AsyncParsableCommand {
         let advertisement = Advertisement(connection: connection, localName: name)
         await application.export()
         await advertisement.export()
+        try await PairingAgent(connection: connection).register()
         _ = try await connection.call(
             destination: BlueZName.service, path: adapterPath, interface: BlueZName.properties, member: "Set",
             [.string(BlueZName.adapter), .string("Powered"), .variant(.boolean(true))])
