@@ -145,19 +145,17 @@ live() {
     return $rc
 }
 
-# The steps, in order; a failed step ends the run (the later ones depend on it).
+# The steps, in order. The stack and the peripheral are prerequisites: without them nothing
+# else can run. The gateway's steps each run even when an earlier one failed (live takes the
+# address itself and needs no binding), so one run reports every problem.
 # The daemon step (edge-gateway run against jhe-simulator, the peripheral restarted
 # mid-stream, samples after the restart reaching the server) goes after live.
-STEPS=(stack peripheral scan pair live)
+STEPS=(scan pair live)
 
 log "guest up: kernel $(uname -r), $(nproc) CPUs"
-for name in "${STEPS[@]}"; do
-    case $name in
-        stack) step stack start_stack ;;
-        peripheral) step peripheral start_peripheral 0 ;;
-        *) step "$name" "$name" ;;
-    esac || break
-done
+if step stack start_stack && step peripheral start_peripheral 0; then
+    for name in "${STEPS[@]}"; do step "$name" "$name"; done
+fi
 kill "${PERIPHERAL_PID:-}" 2>/dev/null
 echo done > /out/finished
 log "guest done"
