@@ -37,10 +37,12 @@ SOAK_CYCLES ?= 1000
 soak: deps
 	QUEUE_KILL_CYCLES=$(SOAK_CYCLES) $(SWIFT) test --filter OfflineQueueCrashConsistency
 
-## demo: the main job on simulated straps: simulate, scan, pair, live (scripts/demo.sh).
+## demo: the real daemon between simulated straps and a simulated JHE, with an outage
+## (edge-gateway demo; DEMO_ARGS="--sensors 10 --duration 120" to change it).
+DEMO_ARGS ?= --sensors 3 --duration 60
 demo: deps
 	$(SWIFT) build --product edge-gateway
-	scripts/demo.sh "$$($(SWIFT) build --show-bin-path)/edge-gateway"
+	"$$($(SWIFT) build --show-bin-path)/edge-gateway" demo $(DEMO_ARGS)
 
 ## fuzz: libFuzzer on the frame decoders for FUZZ_SECONDS (default 600).
 fuzz:

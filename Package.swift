@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         .target(name: "GATTHeartRate"),
@@ -74,6 +76,9 @@ let package = Package(
                 "Uplink",
                 "JHESimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "TOMLKit", package: "TOMLKit"),
             ]
         ),
         .executableTarget(
@@ -109,7 +114,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EdgeGatewayTests",
-            dependencies: ["EdgeGateway", "GATTHeartRate", "BlueZ", "BlueZSimulator", "OfflineQueue", "GatewayTestSupport"],
+            dependencies: ["EdgeGateway", "GATTHeartRate", "BlueZ", "BlueZSimulator", "OfflineQueue", "JHESimulator", "GatewayTestSupport"],
             exclude: ["Fixtures"]
         ),
     ]

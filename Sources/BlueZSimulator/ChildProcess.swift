@@ -110,6 +110,16 @@ public final class ChildProcess: @unchecked Sendable {
         return status
     }
 
+    /// The wait status if the child has ended, without blocking; nil while it runs.
+    public func exitStatusIfEnded() -> Int32? {
+        if let exitStatus { return exitStatus }
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+        exitStatus = status
+        if let fd = standardOutput { close(fd) }
+        return status
+    }
+
     /// Asks the child to stop (SIGTERM) and waits for it.
     public func terminate() {
         signal(SIGTERM)

@@ -16,7 +16,8 @@ struct EdgeGatewayCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             DecodeCommand.self, ScanCommand.self, PairCommand.self, LiveCommand.self, SensorsCommand.self,
-            ForgetCommand.self, QueueCommand.self, EnrollCommand.self, SimulateCommand.self, JHESimulatorCommand.self,
+            ForgetCommand.self, QueueCommand.self, RunCommand.self, DemoCommand.self, EnrollCommand.self, SimulateCommand.self,
+            JHESimulatorCommand.self, ConfigCommand.self,
         ]
     )
 }

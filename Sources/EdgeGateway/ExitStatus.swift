@@ -11,4 +11,6 @@ enum ExitStatus {
     static let unavailable = ExitCode(69)
     /// A temporary failure: trying again later may work (a strap out of range, `InProgress`).
     static let temporaryFailure = ExitCode(75)
+    /// The configuration (file or `EDGE_GATEWAY_*` override) is wrong: nothing was started.
+    static let configuration = ExitCode(78)
 }

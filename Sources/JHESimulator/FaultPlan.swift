@@ -12,6 +12,8 @@ struct FaultPlan: Sendable {
     enum Action: Sendable {
         case fail(status: Int, retryAfter: Int?)
         case drop
+        /// The network is down: the request is not processed and no reply arrives.
+        case unreachable
     }
 
     var failures: [Failure] = []
@@ -19,9 +21,11 @@ struct FaultPlan: Sendable {
     var dropPathPrefix = "/"
     var replyDelay: Duration = .zero
     var truncatedBatchRepliesRemaining = 0
+    var offline = false
 
     /// The fault for a request to `path`, consuming one count.
     mutating func take(for path: String) -> Action? {
+        if offline { return .unreachable }
         if let index = failures.firstIndex(where: { path.hasPrefix($0.pathPrefix) && $0.remaining > 0 }) {
             failures[index].remaining -= 1
             let failure = failures[index]

@@ -52,6 +52,12 @@ extension JHESimulator {
         }
     }
 
+    /// Cuts (or restores) the network: while cut, no request is processed and every connection
+    /// closes without a complete reply, as when the gateway's uplink is down.
+    public func setReachable(_ reachable: Bool) async {
+        await state.updateFaults { $0.offline = !reachable }
+    }
+
     /// Leaves the last entry out of the next `count` batch replies (an entry-count mismatch).
     public func truncateBatchReplies(next count: Int) async {
         await state.updateFaults { $0.truncatedBatchRepliesRemaining = count }

@@ -84,6 +84,10 @@ public final class JHESimulator: Sendable {
             reply = .detail(status, "Simulated failure.", headers: retryAfter.map { [("Retry-After", String($0))] } ?? [])
         case .drop, nil:
             reply = await state.route(incoming, baseURL: await baseURL)
+        case .unreachable:
+            return Response(status: .serviceUnavailable, headers: [.contentLength: "1"], body: ResponseBody { _ in
+                throw SimulatorError(message: "network unreachable (injected fault)")
+            })
         }
         var fields = HTTPFields()
         for (name, value) in reply.headers {

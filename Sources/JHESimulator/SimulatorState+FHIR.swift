@@ -44,7 +44,10 @@ extension SimulatorState {
                 // JHE's bug, kept on purpose: the entry is refused and then processed anyway.
                 replies.append(Self.entryFailure(400, "Only POST of Observation resources is supported."))
             }
-            replies.append(store(resource, subject: subject))
+            let reply = store(resource, subject: subject)
+            let status = ((reply["response"] as? [String: Any])?["status"] as? String) ?? ""
+            if status.hasPrefix("409") { counters.duplicates += 1 } else if !status.hasPrefix("201") { counters.refusedEntries += 1 }
+            replies.append(reply)
         }
         if faults.truncatedBatchRepliesRemaining > 0 && !replies.isEmpty {
             faults.truncatedBatchRepliesRemaining -= 1

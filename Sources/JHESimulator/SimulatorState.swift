@@ -116,4 +116,8 @@ public struct SimulatorCounters: Sendable, Equatable {
     public var batchRequests = 0
     /// Entries stored (201).
     public var created = 0
+    /// Entries answered 409: already stored, sent again (after a lost reply or a crash).
+    public var duplicates = 0
+    /// Entries refused with another status (400, 403, 422).
+    public var refusedEntries = 0
 }

@@ -4,21 +4,24 @@ public struct ConditionTimedOut: Error, CustomStringConvertible {
     public var description: String { "condition not met within \(timeout)" }
 }
 
-/// Polls `condition` every 10 ms until it holds or a generous deadline passes, and says whether
-/// it held: tests wait on conditions rather than fixed sleeps, and still pass on a loaded
-/// two-core machine.
+/// Polls `condition` every `interval` (10 ms; more for costly checks) until it holds or a
+/// generous deadline passes, and says whether it held: tests wait on conditions rather than
+/// fixed sleeps, and still pass on a loaded two-core machine.
 public func eventually(
-    within deadline: Duration = .seconds(60), _ condition: () async throws -> Bool
+    within deadline: Duration = .seconds(60), polling interval: Duration = .milliseconds(10),
+    _ condition: () async throws -> Bool
 ) async rethrows -> Bool {
     let end = ContinuousClock.now + deadline
     while ContinuousClock.now < end {
         if try await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
+        try? await Task.sleep(for: interval)
     }
     return try await condition()
 }
 
 /// Like `eventually`, but throws `ConditionTimedOut` when the condition never holds.
-public func waitUntil(timeout: Duration = .seconds(30), _ condition: () async throws -> Bool) async throws {
-    guard try await eventually(within: timeout, condition) else { throw ConditionTimedOut(timeout: timeout) }
+public func waitUntil(
+    timeout: Duration = .seconds(30), polling interval: Duration = .milliseconds(10), _ condition: () async throws -> Bool
+) async throws {
+    guard try await eventually(within: timeout, polling: interval, condition) else { throw ConditionTimedOut(timeout: timeout) }
 }

@@ -1,7 +1,9 @@
 import ArgumentParser
+import Foundation
 
-/// `--config FILE`, for commands that act on the gateway's configuration (`run`, `doctor`,
-/// `status`).
+/// `--config FILE`: where the gateway's configuration is. Part of ``StateDirectoryOption``
+/// (so every command that touches state finds it the way the daemon does), and usable alone
+/// by a command that needs the configuration but no `--state-dir`.
 struct ConfigurationOption: ParsableArguments {
     /// Where a deployed gateway keeps its configuration.
     static let defaultPath = "/etc/edge-gateway/gateway.toml"
@@ -11,8 +13,24 @@ struct ConfigurationOption: ParsableArguments {
         valueName: "FILE"))
     var path: String?
 
-    /// The configuration in effect.
+    /// The file in effect.
+    var effectivePath: String { path ?? Self.defaultPath }
+
+    /// The configuration in effect (file, then `EDGE_GATEWAY_*` overrides from `environment`).
+    /// A missing file is an error only when `--config` named it.
+    func read(environment: [String: String] = ProcessInfo.processInfo.environment) throws(ConfigurationError) -> GatewayConfiguration {
+        let text = try ConfigurationFile.text(at: effectivePath, required: path != nil)
+        return try ConfigurationLoader.load(text: text, path: effectivePath, environment: environment)
+    }
+
+    /// The configuration in effect, for a command: a problem is printed on standard error
+    /// and ends the command with exit status 78.
     func load() throws -> GatewayConfiguration {
-        GatewayConfiguration()
+        do {
+            return try read()
+        } catch {
+            StandardError.writeLine("edge-gateway: \(error)")
+            throw ExitStatus.configuration
+        }
     }
 }

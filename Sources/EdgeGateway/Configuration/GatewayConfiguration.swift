@@ -1,7 +1,8 @@
 import Foundation
 
 /// Everything `gateway.toml` can set, with the defaults a gateway runs with when the file (or a
-/// key) is absent. Every key is documented, with its default, in `deploy/gateway.toml.example`.
+/// key) is absent. Every key is documented, with its default, in `deploy/gateway.toml.example`;
+/// ``ConfigurationSchema`` maps the keys onto these properties and holds the allowed ranges.
 struct GatewayConfiguration: Sendable, Equatable {
     /// `[gateway]`: who this box is and where it keeps its state.
     struct Gateway: Sendable, Equatable {
@@ -9,6 +10,10 @@ struct GatewayConfiguration: Sendable, Equatable {
         var name = ProcessInfo.processInfo.hostName
         /// Queue database, sensor bindings, credentials, status and upload history.
         var stateDirectory = StateDirectoryOption.defaultDirectory
+        /// Hold samples captured while the system clock is not synchronised until it is, then
+        /// re-stamp them (a Raspberry Pi has no battery clock). Off only for boxes whose clock is
+        /// right without NTP (a real-time clock) but never reports itself synchronised.
+        var holdUntilClockSync = true
     }
 
     /// `[bluetooth]`: how straps are reached.
@@ -25,10 +30,15 @@ struct GatewayConfiguration: Sendable, Equatable {
 
     /// `[queue]`: the durable offline queue's bounds and group commit.
     struct Queue: Sendable, Equatable {
+        /// Most records kept; beyond it the oldest pending are evicted (and counted).
         var maxRecords = 10_000_000
+        /// Most payload bytes kept; beyond it the oldest pending are evicted.
         var maxBytes: Int64 = 4 << 30
+        /// Pending records older than this are evicted.
         var maxAge: Duration = .seconds(90 * 24 * 3600)
+        /// Longest wait before appended samples are committed (accepted).
         var commitInterval: Duration = .seconds(1)
+        /// Commit as soon as this many samples wait.
         var commitMax = 256
     }
 

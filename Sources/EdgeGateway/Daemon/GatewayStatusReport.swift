@@ -9,6 +9,21 @@ struct GatewayStatusReport: Codable, Sendable, Equatable {
     /// The file's name in the state directory.
     static let fileName = "status.json"
 
+    /// The file's JSON form (property names as keys, ISO 8601 dates); readers use ``decoder``.
+    static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return encoder
+    }()
+
+    /// Reads what ``encoder`` wrote.
+    static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }()
+
     var version = currentVersion
     /// `[gateway] name`.
     var gatewayName: String

@@ -1,21 +1,36 @@
 import ArgumentParser
-import Foundation
 
-/// `--state-dir DIR`, shared by every command that reads or writes gateway state (queue,
-/// credentials, sensor bindings).
+/// `--state-dir DIR` (and `--config FILE`), shared by every command that reads or writes
+/// gateway state (queue, credentials, sensor bindings). The directory is chosen the same way
+/// for every command and the daemon: `--state-dir`, else `EDGE_GATEWAY_STATE_DIR` (or
+/// `EDGE_GATEWAY_GATEWAY_STATE_DIR`), else `[gateway] state_dir` in the configuration file,
+/// else ``defaultDirectory``.
 struct StateDirectoryOption: ParsableArguments {
-    /// Used when neither `--state-dir` nor `EDGE_GATEWAY_STATE_DIR` is given.
+    /// Used when neither the flag, the environment nor the configuration names one.
     static let defaultDirectory = "/var/lib/edge-gateway"
 
     @Option(name: .customLong("state-dir"), help: ArgumentHelp(
-        "The gateway's state directory (default: $EDGE_GATEWAY_STATE_DIR, else \(defaultDirectory)).",
+        "The gateway's state directory (default: $EDGE_GATEWAY_STATE_DIR, else [gateway] state_dir in the configuration, else \(defaultDirectory)).",
         valueName: "DIR"))
     var stateDirectory: String?
 
-    /// The directory in effect; an empty `EDGE_GATEWAY_STATE_DIR` counts as unset.
-    var directory: String {
-        stateDirectory
-            ?? ProcessInfo.processInfo.environment["EDGE_GATEWAY_STATE_DIR"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? Self.defaultDirectory
+    @OptionGroup var configuration: ConfigurationOption
+
+    /// The directory in effect (resolved when the command line is parsed).
+    var directory: String { stateDirectory ?? Self.defaultDirectory }
+
+    /// Without `--state-dir`, takes the directory from the configuration (which applies the
+    /// environment over the file); a bad configuration ends the command with exit status 78.
+    mutating func validate() throws {
+        if stateDirectory == nil {
+            stateDirectory = try configuration.load().gateway.stateDirectory
+        }
+    }
+
+    /// The whole configuration in effect, with `--state-dir` applied over it.
+    func loadConfiguration() throws -> GatewayConfiguration {
+        var loaded = try configuration.load()
+        loaded.gateway.stateDirectory = directory
+        return loaded
     }
 }

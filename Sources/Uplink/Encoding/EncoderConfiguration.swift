@@ -7,6 +7,9 @@ public struct EncodingOptions: Sendable {
     /// Also send each RR interval as an `omh:rr-interval:1.0` point (off by default: JHE costs
     /// 10–14 ms per entry, and RR doubles or triples the entry count).
     public var includeRRIntervals: Bool
+    /// Leave out samples whose strap reported no skin contact (their rate is noise); off, they
+    /// are uploaded like any other.
+    public var dropNoContact: Bool
     /// Make and model per strap.
     public var datasheets: [BluetoothAddress: SensorDatasheet]
     /// Make and model for straps without their own entry.
@@ -14,11 +17,12 @@ public struct EncodingOptions: Sendable {
 
     /// Options; the defaults send one heart-rate point per sample and nothing else.
     public init(
-        resolution: UploadResolution = .everySample, includeRRIntervals: Bool = false,
+        resolution: UploadResolution = .everySample, includeRRIntervals: Bool = false, dropNoContact: Bool = true,
         datasheets: [BluetoothAddress: SensorDatasheet] = [:], defaultDatasheet: SensorDatasheet? = nil
     ) {
         self.resolution = resolution
         self.includeRRIntervals = includeRRIntervals
+        self.dropNoContact = dropNoContact
         self.datasheets = datasheets
         self.defaultDatasheet = defaultDatasheet
     }

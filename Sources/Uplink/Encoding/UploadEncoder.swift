@@ -28,11 +28,12 @@ public struct UploadEncoder: Sendable {
         json.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
     }
 
-    /// Encodes samples in order. Samples whose strap reported no skin contact are left out
-    /// and listed in `noContactSampleIDs`.
+    /// Encodes samples in order. Unless the options keep them, samples whose strap reported no
+    /// skin contact are left out and listed in `noContactSampleIDs`.
     public func encode(_ samples: [HeartRateSample]) throws -> EncodedUpload {
-        let readings = samples.filter { $0.measurement.contact != .notDetected }
-        let noContact = samples.filter { $0.measurement.contact == .notDetected }.map(\.id)
+        let drop = configuration.options.dropNoContact
+        let readings = samples.filter { !drop || $0.measurement.contact != .notDetected }
+        let noContact = drop ? samples.filter { $0.measurement.contact == .notDetected }.map(\.id) : []
         var items: [EncodedUpload.Item] = []
         items.reserveCapacity(readings.count)
         switch configuration.options.resolution {

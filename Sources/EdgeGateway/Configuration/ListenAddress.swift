@@ -1,0 +1,27 @@
+/// `[metrics] listen` taken apart: the host (a name, an IPv4 address, or an IPv6 address that
+/// was written in brackets) and the port the metrics server binds.
+struct ListenAddress: Sendable, Equatable {
+    /// `127.0.0.1`, `localhost`, `::1` (without brackets).
+    let host: String
+    let port: Int
+
+    /// Parses `host:port` or `[ipv6]:port`; nil for anything else, including port 0.
+    init?(_ text: String) {
+        guard let colon = text.lastIndex(of: ":") else { return nil }
+        let portText = text[text.index(after: colon)...]
+        guard portText.allSatisfy({ $0.isASCII && $0.isNumber }), let port = Int(portText), (1...65_535).contains(port) else {
+            return nil
+        }
+        var host = text[..<colon]
+        if host.hasPrefix("[") && host.hasSuffix("]") {
+            host = host.dropFirst().dropLast()
+            guard !host.isEmpty, host.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else { return nil }
+        } else {
+            guard !host.isEmpty, host.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }) else {
+                return nil
+            }
+        }
+        self.host = String(host)
+        self.port = port
+    }
+}

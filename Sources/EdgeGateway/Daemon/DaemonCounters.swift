@@ -1,0 +1,140 @@
+import Foundation
+import GATTHeartRate
+import Synchronization
+import Uplink
+
+/// What the daemon has seen since it started, shared by its services. Updates are synchronous
+/// (a lock, not an actor), so events from one supervisor are recorded in the order they happen.
+final class DaemonCounters: Sendable {
+    private let board = Mutex(CounterBoard())
+
+    /// Changes the board.
+    func update(_ change: (inout CounterBoard) -> Void) {
+        board.withLock { change(&$0) }
+    }
+
+    /// Reads the board.
+    func read<T>(_ body: (CounterBoard) -> T) -> T {
+        board.withLock { body($0) }
+    }
+}
+
+/// Per strap and for the uplink: the source of `status.json`, the Prometheus metrics and the
+/// systemd status line.
+struct CounterBoard: Sendable {
+    private var sensors: [BluetoothAddress: GatewayStatusReport.SensorStatus] = [:]
+    private var uplink = GatewayStatusReport.UplinkStatus(tokenRefreshes: 0)
+    var uploadLatency = LatencyHistogram()
+    /// Samples held until the clock synchronises (set by clock repair).
+    var samplesAwaitingClock = 0
+    /// Samples the intake could not make durable (buffer full while the disk failed).
+    var samplesRefused = 0
+
+    /// Puts a bound strap on the board (or updates its binding).
+    mutating func track(_ binding: SensorBinding) {
+        var entry = sensors[binding.address] ?? Self.emptyStatus(binding.address)
+        entry.alias = binding.alias
+        entry.patientID = binding.patientID
+        sensors[binding.address] = entry
+    }
+
+    /// Takes a strap that is no longer bound off the board.
+    mutating func untrack(_ address: BluetoothAddress) {
+        sensors[address] = nil
+    }
+
+    /// Records what a supervisor reported.
+    mutating func record(_ event: SensorEvent) {
+        switch event {
+        case .stateChanged(let address, let state):
+            update(address) {
+                if $0.state == SensorState.subscribed.name && state != .subscribed { $0.reconnects += 1 }
+                $0.state = state.name
+                $0.stateDetail = state.description
+            }
+        case .deviceInfo(let address, let details):
+            update(address) { $0.batteryPercent = details.batteryPercent ?? $0.batteryPercent }
+        case .malformedFrame(let address, _, _, let count):
+            update(address) { $0.malformedFrames = count }
+        case .retrying, .stalled:
+            break
+        }
+    }
+
+    /// A sample arrived from a strap.
+    mutating func received(_ sample: HeartRateSample) {
+        update(sample.sensor) {
+            $0.samplesReceived += 1
+            $0.bpm = Int(sample.measurement.bpm)
+            $0.lastSampleAt = sample.captured.wallClock
+        }
+    }
+
+    /// Samples became durable (in the queue, or held for the clock).
+    mutating func accepted(_ samples: [HeartRateSample]) {
+        for sample in samples { update(sample.sensor) { $0.samplesAccepted += 1 } }
+    }
+
+    /// Samples that could not be made durable.
+    mutating func refused(_ count: Int) {
+        samplesRefused += count
+    }
+
+    mutating func setSamplesAwaitingClock(_ count: Int) {
+        samplesAwaitingClock = count
+    }
+
+    /// The outcome of one upload round, per sample.
+    mutating func uploaded(_ settled: [(sensor: BluetoothAddress, outcome: Outcome)], latency: Duration, at time: Date) {
+        for (sensor, outcome) in settled {
+            update(sensor) {
+                switch outcome {
+                case .delivered: $0.samplesDelivered += 1
+                case .duplicate: $0.samplesDuplicate += 1
+                case .rejected, .held: $0.samplesRejected += 1
+                case .skipped, .retryLater: break
+                }
+            }
+        }
+        uploadLatency.observe(latency)
+        let failure = settled.lazy.compactMap { pair -> String? in
+            if case .retryLater(let reason) = pair.outcome { return reason }
+            return nil
+        }.first
+        if let failure {
+            uplink.lastError = failure
+            uplink.lastErrorAt = time
+        } else if !settled.isEmpty {
+            uplink.lastSuccessAt = time
+        }
+    }
+
+    /// What the token manager knows now.
+    mutating func uplinkCredentials(_ credentials: Credentials?, refreshes: Int) {
+        uplink.server = credentials?.server.baseURL
+        uplink.tokenExpiresAt = credentials.map { Date(timeIntervalSince1970: Double($0.expiresAt)) }
+        uplink.reenrolmentRequired = credentials?.reenrolmentRequired
+        uplink.tokenRefreshes = refreshes
+    }
+
+    /// The board as a report.
+    func report(name: String, startedAt: Date, refreshSeconds: Double, clockSynchronized: Bool) -> GatewayStatusReport {
+        GatewayStatusReport(
+            gatewayName: name, pid: getpid(), startedAt: startedAt, writtenAt: Date(), refreshSeconds: refreshSeconds,
+            clockSynchronized: clockSynchronized, samplesAwaitingClock: samplesAwaitingClock,
+            sensors: sensors.values.sorted { $0.address < $1.address }, uplink: uplink)
+    }
+
+    private mutating func update(_ address: BluetoothAddress, _ change: (inout GatewayStatusReport.SensorStatus) -> Void) {
+        var entry = sensors[address] ?? Self.emptyStatus(address)
+        change(&entry)
+        sensors[address] = entry
+    }
+
+    private static func emptyStatus(_ address: BluetoothAddress) -> GatewayStatusReport.SensorStatus {
+        GatewayStatusReport.SensorStatus(
+            address: address.description, state: "waiting", stateDetail: "starting", samplesReceived: 0,
+            samplesAccepted: 0, samplesDelivered: 0, samplesDuplicate: 0, samplesRejected: 0, malformedFrames: 0,
+            reconnects: 0)
+    }
+}

@@ -1,0 +1,107 @@
+import BlueZ
+import Foundation
+import Logging
+import OfflineQueue
+import ServiceLifecycle
+import Uplink
+
+/// The composition of `edge-gateway run`: sensor supervisors → sample intake (queue writer) →
+/// uploader, plus clock repair and the status report, as one service group that shuts down in
+/// reverse order on SIGTERM/SIGINT: the sensors stop first, the uploader abandons its round
+/// (its records stay in the queue), the intake commits what it still holds, and the status
+/// report, last, records the final counts.
+struct GatewayDaemon {
+    let configuration: GatewayConfiguration
+    let environment: [String: String]
+    let logger: Logger
+    var clock = CaptureClock()
+    /// Called with every status report (systemd's status line and watchdog).
+    var onReport: @Sendable (GatewayStatusReport) -> Void = { _ in }
+    /// Called with every upload round that had samples (the upload history).
+    var onAttempt: @Sendable (UploadAttempt) -> Void = { _ in }
+
+    var stateDirectory: String { configuration.gateway.stateDirectory }
+
+    /// Opens the state, runs until a termination signal, and closes the state cleanly.
+    func run() async throws {
+        try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let queue = try openQueue("queue.sqlite")
+        let held = try openQueue("held.sqlite", evictByAge: false)
+        let uplink = configuration.uplink
+        let transport = try AsyncHTTPTransport(caFile: uplink.caFile, environment: environment, targetHost: nil)
+        let tokens = TokenManager(store: CredentialsFileStore(directory: stateDirectory), transport: transport, timeout: uplink.timeout)
+        let delivery = DeliveryConfiguration(
+            batchSize: uplink.batchSize, requestTimeout: uplink.timeout,
+            encoding: EncodingOptions(
+                resolution: try UploadResolution(parsing: uplink.resolution), includeRRIntervals: uplink.rrIntervals,
+                dropNoContact: uplink.dropNoContact))
+        let counters = DaemonCounters()
+        let buffer = SampleBuffer()
+        let services: [any Service] = [
+            StatusReporter(
+                stateDirectory: stateDirectory, runtimeDirectory: environment["RUNTIME_DIRECTORY"], counters: counters,
+                gatewayName: configuration.gateway.name, clock: clock, logger: logger, onReport: onReport),
+            SampleIntake(
+                buffer: buffer, queue: queue, held: held, counters: counters, logger: logger,
+                holdUnsynchronized: configuration.gateway.holdUntilClockSync),
+            ClockRepairService(held: held, queue: queue, clock: clock, counters: counters, logger: logger),
+            UploadService(
+                queue: queue, client: JHEClient(tokens: tokens, transport: transport, configuration: delivery), tokens: tokens,
+                counters: counters, logger: logger, batchSize: uplink.batchSize, idleInterval: uplink.interval,
+                onAttempt: onAttempt),
+            SensorFleet(
+                bindings: SensorBindingStore(directory: stateDirectory), bus: .system, adapter: configuration.bluetooth.adapter,
+                policy: reconnectPolicy, maxParallelConnects: configuration.bluetooth.maxParallelConnects, clock: clock,
+                buffer: buffer, counters: counters, logger: logger),
+        ]
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        logger.notice("edge-gateway started", metadata: ["state_dir": "\(stateDirectory)", "adapter": "\(configuration.bluetooth.adapter)"])
+        do {
+            try await group.run()
+        } catch {
+            logger.critical("the daemon stopped on an error", metadata: ["error": "\(error)"])
+            try await close(queue, held, transport)
+            throw error
+        }
+        try await close(queue, held, transport)
+        logger.notice("edge-gateway stopped; every accepted sample is on disk")
+    }
+
+    private var reconnectPolicy: ReconnectPolicy {
+        var policy = ReconnectPolicy()
+        policy.maximumDelay = configuration.bluetooth.reconnectMaxBackoff
+        policy.stallTimeout = configuration.bluetooth.stallTimeout
+        return policy
+    }
+
+    private func openQueue(_ name: String, evictByAge: Bool = true) throws -> OfflineQueue {
+        let settings = Self.queueSettings(configuration.queue, logger: logger, evictByAge: evictByAge)
+        let queue = try OfflineQueue(path: stateDirectory + "/" + name, configuration: settings)
+        if let recovery = queue.recovery {
+            logger.critical("the queue file was damaged and replaced by a new one", metadata: ["report": "\(recovery)"])
+        }
+        return queue
+    }
+
+    /// The configured bounds and group commit. The held queue is not trimmed by age
+    /// (`evictByAge` false): its capture times come from an unsynchronised clock, and the jump at
+    /// synchronisation would make every held sample look ancient.
+    static func queueSettings(_ bounds: GatewayConfiguration.Queue, logger: Logger, evictByAge: Bool) -> QueueConfiguration {
+        var settings = QueueConfiguration()
+        settings.maxRecords = bounds.maxRecords
+        settings.maxBytes = bounds.maxBytes
+        settings.maxAge = evictByAge ? bounds.maxAge : .seconds(100 * 365 * 24 * 3600)
+        settings.commitInterval = bounds.commitInterval
+        settings.commitMax = bounds.commitMax
+        settings.logger = logger
+        return settings
+    }
+
+    private func close(_ queue: OfflineQueue, _ held: OfflineQueue, _ transport: AsyncHTTPTransport) async throws {
+        try await queue.close()
+        try await held.close()
+        await transport.shutdown()
+    }
+}

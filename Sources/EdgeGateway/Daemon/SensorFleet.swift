@@ -1,0 +1,109 @@
+import BlueZ
+import Foundation
+import GATTHeartRate
+import Logging
+import ServiceLifecycle
+
+/// Runs one `SensorSupervisor` per bound strap, and follows `sensors.json` while running: a
+/// strap bound with `edge-gateway pair` is picked up within `bindingsInterval`, a forgotten one
+/// is disconnected, a re-bound one (new patient) is restarted with its new binding.
+///
+/// bluetoothd need not be running, nor the system bus reachable, when the daemon starts: the
+/// fleet waits for them, as the supervisors wait for the adapter.
+struct SensorFleet: Service {
+    let bindings: SensorBindingStore
+    let bus: DBusConnection.Bus
+    let adapter: String
+    let policy: ReconnectPolicy
+    let maxParallelConnects: Int
+    let clock: CaptureClock
+    let buffer: SampleBuffer
+    let counters: DaemonCounters
+    let logger: Logger
+    var bindingsInterval: Duration = .seconds(2)
+
+    func run() async throws {
+        guard let client = await connect() else { return }
+        let slots = ConnectionSlots(limit: maxParallelConnects)
+        let discovery = DiscoverySessions()
+        let malformed = MalformedFrameLog { [logger] in logger.warning("\($0)") }
+        var running: [BluetoothAddress: (binding: SensorBinding, task: Task<Void, Never>)] = [:]
+        var lastError: String?
+        while !Task.isCancelledOrShuttingDown {
+            do {
+                let wanted = Dictionary(try bindings.load().map { ($0.address, $0) }, uniquingKeysWith: { $1 })
+                lastError = nil
+                for (address, entry) in running where wanted[address] != entry.binding {
+                    entry.task.cancel()
+                    running[address] = nil
+                    counters.update { $0.untrack(address) }
+                    logger.notice("stopped supervising strap", metadata: ["sensor": "\(address)"])
+                }
+                for (address, binding) in wanted where running[address] == nil {
+                    counters.update { $0.track(binding) }
+                    let supervisor = SensorSupervisor(
+                        address: address, patientID: binding.patientID, client: client, adapter: adapter, policy: policy,
+                        slots: slots, discovery: discovery, clock: clock,
+                        onSample: { [buffer, counters] sample in
+                            let added = buffer.add(sample)
+                            counters.update {
+                                $0.received(sample)
+                                if !added { $0.refused(1) }
+                            }
+                        },
+                        onEvent: { [counters, logger] event in
+                            counters.update { $0.record(event) }
+                            Self.log(event, to: logger, malformed: malformed)
+                        })
+                    running[address] = (binding, Task { await supervisor.run() })
+                    logger.notice("supervising strap", metadata: ["sensor": "\(address)", "patient": "\(binding.patientID ?? "-")"])
+                }
+            } catch {
+                if lastError != error.description {
+                    logger.error("cannot read the sensor bindings; keeping the current ones", metadata: ["error": "\(error.description)"])
+                    lastError = error.description
+                }
+            }
+            await ServicePause.sleep(for: bindingsInterval)
+        }
+        for entry in running.values { entry.task.cancel() }
+        for entry in running.values { await entry.task.value }
+        await client.close()
+    }
+
+    /// Connects to the bus, retrying until it answers or the service stops.
+    private func connect() async -> BlueZClient? {
+        var reported = false
+        while !Task.isCancelledOrShuttingDown {
+            do {
+                return try await BlueZClient.connect(bus)
+            } catch {
+                if !reported {
+                    logger.error("cannot reach the D-Bus system bus; retrying", metadata: ["error": "\(error)"])
+                    reported = true
+                }
+                await ServicePause.sleep(for: .seconds(5))
+            }
+        }
+        return nil
+    }
+
+    private static func log(_ event: SensorEvent, to logger: Logger, malformed: MalformedFrameLog) {
+        switch event {
+        case .stateChanged(let address, let state):
+            logger.info("strap state", metadata: ["sensor": "\(address)", "state": "\(state)"])
+        case .deviceInfo(let address, let details):
+            logger.info("strap details", metadata: [
+                "sensor": "\(address)", "name": "\(details.name ?? "-")", "battery": "\(details.batteryPercent.map(String.init) ?? "-")",
+            ])
+        case .malformedFrame(let address, let bytes, let error, let count):
+            Task { await malformed.record(address, bytes: bytes, error: error, total: count) }
+        case .retrying(let address, let reason, let transient, let delay):
+            logger.warning("strap cycle failed; retrying", metadata: [
+                "sensor": "\(address)", "reason": "\(reason)", "transient": "\(transient)", "after": "\(delay)",
+            ])
+        case .stalled(let address):
+            logger.warning("strap went silent; reconnecting", metadata: ["sensor": "\(address)"])
+        }
+    }
+}

@@ -1,0 +1,15 @@
+import ServiceLifecycle
+
+/// Waits between rounds of a service's loop without holding up a graceful shutdown.
+enum ServicePause {
+    /// Sleeps for `duration`, returning early when the task is cancelled or its service group
+    /// starts shutting down.
+    static func sleep(for duration: Duration) async {
+        try? await cancelWhenGracefulShutdown { try await Task.sleep(for: duration) }
+    }
+}
+
+extension Task where Success == Never, Failure == Never {
+    /// Whether a service loop should stop: its task is cancelled, or its group is shutting down.
+    static var isCancelledOrShuttingDown: Bool { isCancelled || isShuttingDownGracefully }
+}

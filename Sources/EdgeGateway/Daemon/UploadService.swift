@@ -1,0 +1,138 @@
+import Foundation
+import GATTHeartRate
+import Logging
+import OfflineQueue
+import ServiceLifecycle
+import Uplink
+
+/// The uploader loop: leases the oldest pending samples, hands them to JHE, and settles each
+/// record by its outcome. The only feedback in the data path is here: a record leaves the queue
+/// when JHE has it (201, or 409 for a re-sent one).
+///
+/// A round keeps its samples until every one is settled, retrying the unsettled ones with a
+/// growing pause, so an outage never reorders the backlog: it drains in capture order. Records
+/// JHE refuses (a schema error, a withdrawn consent) become dead letters with the server's
+/// reason, for `edge-gateway queue retry-dead` once the cause is fixed.
+struct UploadService: Service {
+    let queue: OfflineQueue
+    let client: JHEClient
+    let tokens: TokenManager
+    let counters: DaemonCounters
+    let logger: Logger
+    /// Samples per round (one Bundle at the configured batch size).
+    var batchSize = 100
+    /// The pause when there is nothing to upload.
+    var idleInterval: Duration = .seconds(10)
+    /// The first pause after a failed round; it doubles up to `maximumRetryInterval`.
+    var retryInterval: Duration = .seconds(5)
+    var maximumRetryInterval: Duration = .seconds(300)
+    /// Called after every round that had samples (the upload history).
+    var onAttempt: @Sendable (UploadAttempt) -> Void = { _ in }
+
+    func run() async throws {
+        while !Task.isCancelledOrShuttingDown {
+            let uploaded: Bool
+            do {
+                uploaded = try await uploadRound()
+            } catch {
+                logger.error("the upload queue could not be read; will retry", metadata: ["error": "\(error)"])
+                uploaded = false
+            }
+            _ = await refreshTokenStatus()
+            if !uploaded { await ServicePause.sleep(for: idleInterval) }
+        }
+    }
+
+    /// Leases one batch and settles it; false when the queue was empty.
+    private func uploadRound() async throws -> Bool {
+        let lease = try await queue.lease(max: batchSize)
+        guard !lease.records.isEmpty else { return false }
+        var pending: [(id: Int64, sample: HeartRateSample)] = []
+        for record in lease.records {
+            do throws(SampleRecord.DecodingFailure) {
+                pending.append((record.id, try SampleRecord.sample(from: record)))
+            } catch {
+                try await queue.reject([record.id], reason: "\(error.code): \(error.message)")
+            }
+        }
+        var pause = retryInterval
+        while !pending.isEmpty {
+            pending = try await attempt(pending)
+            let waitingForEnrolment = await refreshTokenStatus()
+            guard !pending.isEmpty, !Task.isCancelledOrShuttingDown else { break }
+            await ServicePause.sleep(for: waitingForEnrolment ? retryInterval : pause)
+            pause = min(pause * 2, maximumRetryInterval)
+        }
+        return true
+    }
+
+    /// One delivery of `samples`; returns the ones to try again.
+    private func attempt(_ samples: [(id: Int64, sample: HeartRateSample)]) async throws -> [(id: Int64, sample: HeartRateSample)] {
+        let startedAt = Date()
+        let start = ContinuousClock.now
+        let outcomes = await cancelWhenGracefulShutdown { await client.deliver(samples.map(\.sample)) }
+            ?? samples.map { _ in .retryLater(reason: "the gateway is shutting down") }
+        let latency = ContinuousClock.now - start
+        var settled: [Int64] = []
+        var refused: [String: [Int64]] = [:]
+        var again: [(id: Int64, sample: HeartRateSample)] = []
+        for (entry, outcome) in zip(samples, outcomes) {
+            switch outcome {
+            case .delivered, .duplicate, .skipped: settled.append(entry.id)
+            case .rejected(let reason), .held(let reason): refused[reason, default: []].append(entry.id)
+            case .retryLater: again.append(entry)
+            }
+        }
+        try await queue.ack(settled)
+        for (reason, ids) in refused { try await queue.reject(ids, reason: reason) }
+        let perSample = zip(samples, outcomes).map { ($0.sample.sensor, $1) }
+        counters.update { $0.uploaded(perSample, latency: latency, at: Date()) }
+        let record = UploadAttempt(outcomes: outcomes, startedAt: startedAt, latency: latency)
+        onAttempt(record)
+        if let error = record.error {
+            logger.warning("upload round incomplete", metadata: [
+                "samples": "\(samples.count)", "delivered": "\(record.delivered)", "retry_later": "\(record.retryLater)",
+                "rejected": "\(record.rejected + record.held)", "reason": "\(error)",
+            ])
+        } else {
+            logger.debug("upload round complete", metadata: ["samples": "\(samples.count)", "seconds": "\(record.durationSeconds)"])
+        }
+        return again
+    }
+
+    /// Publishes the token state; true while uploads wait for `edge-gateway enroll` (not
+    /// enrolled, or the grant is lost). Those waits do not grow: the credentials file is read
+    /// again every `retryInterval`, so uploads resume within seconds of an enrolment.
+    private func refreshTokenStatus() async -> Bool {
+        let credentials = try? await tokens.current()
+        let refreshes = await tokens.renewalCount
+        counters.update { $0.uplinkCredentials(credentials, refreshes: refreshes) }
+        return credentials == nil || credentials?.reenrolmentRequired != nil
+    }
+}
+
+extension UploadAttempt {
+    /// The history entry for one delivery, counted from its per-sample outcomes.
+    init(outcomes: [Outcome], startedAt: Date, latency: Duration) {
+        func count(_ matches: (Outcome) -> Bool) -> Int { outcomes.count(where: matches) }
+        let seconds = Double(latency.components.seconds) + Double(latency.components.attoseconds) / 1e18
+        self.init(
+            startedAt: startedAt, durationSeconds: seconds, samples: outcomes.count,
+            delivered: count { $0 == .delivered }, duplicate: count { $0 == .duplicate },
+            rejected: count { if case .rejected = $0 { true } else { false } },
+            held: count { if case .held = $0 { true } else { false } },
+            skipped: count { if case .skipped = $0 { true } else { false } },
+            retryLater: count { if case .retryLater = $0 { true } else { false } },
+            error: outcomes.lazy.compactMap(\.unsettledReason).first)
+    }
+}
+
+extension Outcome {
+    /// Why the sample is not settled yet, if it is not.
+    var unsettledReason: String? {
+        switch self {
+        case .rejected(let reason), .held(let reason), .retryLater(let reason): reason
+        case .delivered, .duplicate, .skipped: nil
+        }
+    }
+}
