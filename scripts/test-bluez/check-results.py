@@ -9,7 +9,7 @@ import json
 import sys
 from pathlib import Path
 
-STEPS = ["stack", "peripheral", "scan", "pair", "live"]
+STEPS = ["stack", "peripheral", "scan", "pair", "live", "daemon"]
 
 
 def decode(frame):
@@ -83,6 +83,10 @@ def main(out_dir, frames_path):
             check(False, f"sample {index}: expected bpm {bpm} {contact} RR {rr_ms}, got {got}")
     if received and not mismatches:
         check(True, f"the {len(received)} samples equal the script's frames, in order (bpm, contact, RR)")
+
+    resumed = json_lines(out / "daemon.out")
+    check(bool(resumed) and resumed[-1].get("delivered_after", 0) >= resumed[-1].get("delivered_before_restart", 0) + 10,
+          f"the daemon delivers samples to jhe-simulator before and after the peripheral restarts: {resumed}")
 
     retries = (out / "retries").read_text().splitlines() if (out / "retries").exists() else []
     seconds = {step: (out / f"{step}.seconds").read_text().strip()

@@ -111,10 +111,12 @@ start_stack() {
     log "controllers up; peripheral address $(cat /out/peripheral-address)"
 }
 
-# The peripheral, continuing the script at line $1; its JSON lines go to /out/peripheral.jsonl.
+# The peripheral, starting the script at line $1 (further arguments: its options, e.g. --loop);
+# its JSON lines go to /out/peripheral.jsonl.
 start_peripheral() {
+    local start=$1; shift
     local ready_lines=$(($(grep -c '"ready"' /out/peripheral.jsonl 2>/dev/null) + 1))
-    "$EGW_BIN/edge-gateway-peripheral" --adapter hci1 --frames "$EGW_FRAMES" --start-index "${1:-0}" \
+    "$EGW_BIN/edge-gateway-peripheral" --adapter hci1 --frames "$EGW_FRAMES" --start-index "$start" "$@" \
         --interval-ms "$EGW_INTERVAL_MS" >> /out/peripheral.jsonl 2>> /out/peripheral-stderr.log &
     PERIPHERAL_PID=$!
     wait_for 120 peripheral_ready "$ready_lines"
@@ -145,12 +147,65 @@ live() {
     return $rc
 }
 
+# Samples the running daemon reports delivered to the server (status.json, every 5 s).
+delivered() {
+    /usr/bin/python3 -c 'import json, sys
+print(sum(s["samplesDelivered"] for s in json.load(open(sys.argv[1]))["sensors"]))' \
+        /var/lib/edge-gateway/status.json 2>/dev/null || echo 0
+}
+delivered_at_least() { (($(delivered) >= $1)); }
+
+# The daemon against edge-gateway jhe-simulator (in the guest, on loopback), with the strap
+# (bound by pair) streaming in a loop: samples reach the server; the peripheral is restarted
+# mid-stream (its process killed, so bluetoothd drops its GATT application and advertisement,
+# then started again); samples captured after the restart must reach the server too.
+daemon() {
+    kill "$PERIPHERAL_PID" 2>/dev/null
+    wait "$PERIPHERAL_PID" 2>/dev/null
+    "$EGW_BIN/edge-gateway" jhe-simulator --port 8000 > /out/jhe-simulator.log 2>&1 &
+    local jhe=$!
+    wait_for 120 grep -q "invitation link: " /out/jhe-simulator.log || { log "jhe-simulator did not start"; return 1; }
+    local link
+    link=$(sed -n 's/^invitation link: //p' /out/jhe-simulator.log)
+    cat > /run/gateway.toml <<TOML
+[gateway]
+state_dir = "/var/lib/edge-gateway"
+hold_until_clock_sync = false
+TOML
+    timeout 120 "$EGW_BIN/edge-gateway" enroll "$link" --config /run/gateway.toml || { log "enroll failed"; return 1; }
+    start_peripheral 0 --loop || return 1
+    "$EGW_BIN/edge-gateway" run --config /run/gateway.toml --log-level debug > /out/daemon.log 2>&1 &
+    local gateway_pid=$!
+    local ok=0
+    if wait_for 240 delivered_at_least 10; then
+        local before
+        before=$(delivered)
+        log "daemon: $before samples delivered; restarting the peripheral"
+        kill "$PERIPHERAL_PID"
+        wait "$PERIPHERAL_PID" 2>/dev/null
+        start_peripheral 0 --loop || return 1
+        local restarted_at
+        restarted_at=$(grep -c '"sent"' /out/peripheral.jsonl)
+        if wait_for 240 delivered_at_least $((before + 10)); then
+            log "daemon: $(delivered) samples delivered after the restart (was $before)"
+            echo "{\"delivered_before_restart\":$before,\"delivered_after\":$(delivered),\"frames_sent_at_restart\":$restarted_at}"
+        else
+            log "daemon: no samples delivered after the peripheral restart (still $(delivered))"; ok=1
+        fi
+    else
+        log "daemon: fewer than 10 samples delivered ($(delivered))"; ok=1
+    fi
+    kill -TERM "$gateway_pid"
+    wait_for 60 test ! -d "/proc/$gateway_pid" || ok=1
+    cp /var/lib/edge-gateway/status.json /out/daemon-status.json 2>/dev/null
+    kill "$jhe" "$PERIPHERAL_PID" 2>/dev/null
+    return $ok
+}
+
 # The steps, in order. The stack and the peripheral are prerequisites: without them nothing
 # else can run. The gateway's steps each run even when an earlier one failed (live takes the
 # address itself and needs no binding), so one run reports every problem.
-# The daemon step (edge-gateway run against jhe-simulator, the peripheral restarted
-# mid-stream, samples after the restart reaching the server) goes after live.
-STEPS=(scan pair live)
+STEPS=(scan pair live daemon)
 
 log "guest up: kernel $(uname -r), $(nproc) CPUs"
 if step stack start_stack && step peripheral start_peripheral 0; then
