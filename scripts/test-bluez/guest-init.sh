@@ -13,6 +13,7 @@ mount -t sysfs sysfs /sys
 ln -sf /proc/self/fd /dev/fd
 mkdir -p /dev/pts /dev/shm && mount -t devpts devpts /dev/pts && mount -t tmpfs tmpfs /dev/shm
 mount -t tmpfs -o mode=0755 tmpfs /run
+ip link set lo up  # jhe-simulator and the uplink talk over loopback
 mkdir -p /out && mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 out /out
 # shellcheck source=/dev/null
 . /out/env
