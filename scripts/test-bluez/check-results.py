@@ -85,7 +85,7 @@ def main(out_dir, frames_path):
         check(True, f"the {len(received)} samples equal the script's frames, in order (bpm, contact, RR)")
 
     resumed = json_lines(out / "daemon.out")
-    check(bool(resumed) and resumed[-1].get("delivered_after", 0) >= resumed[-1].get("delivered_before_restart", 0) + 10,
+    check(bool(resumed) and resumed[-1].get("delivered", 0) >= resumed[-1].get("received_before_restart", 0) + 10,
           f"the daemon delivers samples to jhe-simulator before and after the peripheral restarts: {resumed}")
 
     retries = (out / "retries").read_text().splitlines() if (out / "retries").exists() else []
