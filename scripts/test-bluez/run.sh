@@ -83,7 +83,7 @@ timeout "${EGW_VM_TIMEOUT:-1500}" qemu-system-x86_64 \
     -accel tcg -machine q35 -cpu max -smp 2 -m 1536 \
     -nodefaults -nographic -no-reboot -monitor none -serial "file:$out/console.log" \
     -kernel "/boot/vmlinuz-$kernel_version" -initrd "$work/initrd.gz" \
-    -append "console=ttyS0 panic=-1 loglevel=4 egw_init=$here/guest-init.sh" \
+    -append "console=ttyS0 panic=-1 loglevel=4 no_timer_check egw_init=$here/guest-init.sh" \
     -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
     -virtfs "local,path=$out,mount_tag=out,security_model=none,multidevs=remap" &
 qemu_pid=$!
