@@ -5,7 +5,7 @@ SWIFT        ?= swift
 FUZZ_SECONDS ?= 600
 FUZZ_CORPUS  ?= .build-fuzz/corpus
 
-.PHONY: all deps pydeps build test soak soak-queue soak-daemon demo fuzz fuzz-smoke bench bench-daemon deb install clean
+.PHONY: all deps pydeps build test test-bluez soak soak-queue soak-daemon demo fuzz fuzz-smoke bench bench-daemon deb install clean
 
 all: build
 
@@ -25,6 +25,12 @@ test: deps pydeps
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20
 	scripts/run-tests.sh
+
+## test-bluez: the release gateway against the real bluetoothd, in a qemu VM with two virtual
+## LE controllers (scripts/test-bluez/run.sh; installs its own Debian packages). Separate from
+## `test`: see README, "Real BlueZ test tier".
+test-bluez: deps
+	scripts/test-bluez/run.sh
 
 ## soak: both soaks below (SOAK_SECONDS=600 make soak for a short one).
 soak: soak-queue soak-daemon

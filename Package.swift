@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "edge-gateway", targets: ["EdgeGateway"]),
         .executable(name: "edge-gateway-bench", targets: ["EdgeGatewayBench"]),
+        .executable(name: "edge-gateway-peripheral", targets: ["HeartRatePeripheral"]),
         .library(name: "GATTHeartRate", targets: ["GATTHeartRate"]),
     ],
     dependencies: [
@@ -85,6 +86,10 @@ let package = Package(
         .executableTarget(
             name: "EdgeGatewayBench",
             dependencies: ["GATTHeartRate", "BlueZ", "BlueZSimulator", "CLinux", "OfflineQueue", "Uplink", "JHESimulator"]
+        ),
+        .executableTarget(
+            name: "HeartRatePeripheral",
+            dependencies: ["BlueZ", "GATTHeartRate", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .target(name: "GatewayTestSupport", dependencies: ["GATTHeartRate"], path: "Tests/GatewayTestSupport"),
         .testTarget(

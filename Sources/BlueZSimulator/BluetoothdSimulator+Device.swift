@@ -107,8 +107,15 @@ extension BluetoothdSimulator {
     private func resolveServices(_ address: BluetoothAddress) async {
         guard straps[address]?.connected == true, straps[address]?.gatt == nil else { return }
         await setDeviceProperties(address, ["Connected": .boolean(true)])
-        await exportGatt(address)
-        await setDeviceProperties(address, ["ServicesResolved": .boolean(true)])
+        if let lag = straps[address]?.gattLag {
+            await setDeviceProperties(address, ["ServicesResolved": .boolean(true)])
+            try? await Task.sleep(for: lag)
+            guard straps[address]?.connected == true else { return }
+            await exportGatt(address)
+        } else {
+            await exportGatt(address)
+            await setDeviceProperties(address, ["ServicesResolved": .boolean(true)])
+        }
         startEmitter(address)
     }
 

@@ -16,6 +16,12 @@ extension BluetoothdSimulator {
         straps[address]?.failNextConnect = error
     }
 
+    /// Reports `ServicesResolved` before the strap's GATT objects, which follow `lag` later, as
+    /// bluez 5.66 sometimes does (seen 4 s apart against a real bluetoothd).
+    public func exportGattAfterServicesResolved(_ address: BluetoothAddress, lag: Duration) {
+        straps[address]?.gattLag = lag
+    }
+
     /// Takes the strap out of (or back into) radio range: out of range, connects fail and
     /// discovery does not find it.
     public func setInRange(_ address: BluetoothAddress, _ inRange: Bool) async {

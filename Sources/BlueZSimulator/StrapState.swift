@@ -16,6 +16,8 @@ struct StrapState {
     var remembered = false
     /// An error the next `Connect()` fails with (fault injection).
     var failNextConnect: DBusError?
+    /// How long the GATT objects trail `ServicesResolved` (nil: they come first).
+    var gattLag: Duration?
     /// Whether notifications are held back (a strap that connects but never notifies).
     var stalled = false
     /// Frames to send before returning to the generated signal (scripted sequences, malformed

@@ -69,6 +69,14 @@ public struct Device: BlueZObject {
         }
     }
 
+    /// The characteristic with `uuid`, waiting up to `timeout` for it to be exported: bluez 5.66
+    /// can report `ServicesResolved` seconds before the GATT objects appear on the bus.
+    public func waitForCharacteristic(_ uuid: String, timeout: Duration) async -> GattCharacteristic? {
+        let device = self
+        _ = await client.wait(timeout: timeout) { client in client.characteristic(uuid, of: device) != nil }
+        return await characteristic(uuid)
+    }
+
     /// The characteristic with `uuid` (e.g. `00002a37-…`) on this device.
     public func characteristic(_ uuid: String) async -> GattCharacteristic? {
         await client.characteristic(uuid, of: self)

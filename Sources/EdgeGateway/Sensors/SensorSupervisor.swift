@@ -159,7 +159,7 @@ actor SensorSupervisor {
     /// how long it lasted. A strap silent for longer than the stall timeout is disconnected, to
     /// force a fresh link.
     private func receive(from device: Device) async throws -> Duration {
-        guard let measurement = await device.characteristic(BluetoothUUID.heartRateMeasurement.uuidString) else {
+        guard let measurement = await device.waitForCharacteristic(BluetoothUUID.heartRateMeasurement.uuidString, timeout: policy.servicesTimeout) else {
             try? await device.disconnect()
             throw SupervisorFailure("\(address) has no Heart Rate Measurement characteristic (0x2A37): is it a heart-rate strap?", transient: false)
         }

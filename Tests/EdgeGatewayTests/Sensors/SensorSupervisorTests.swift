@@ -85,6 +85,20 @@ struct SensorSupervisorTests {
         #expect(await supervisor.reconnects >= 1)
     }
 
+    @Test("subscribes without a failed cycle when the GATT objects trail ServicesResolved, as real bluez 5.66 does")
+    func gattObjectsAfterServicesResolved() async throws {
+        let fixture = try await SupervisorFixture.start(knownAtStart: true)
+        let address = await fixture.simulator.strapAddresses[0]
+        await fixture.simulator.exportGattAfterServicesResolved(address, lag: .seconds(2))
+        let (_, _, task) = await fixture.supervise()
+        defer { task.cancel() }
+        #expect(await fixture.samplesArrive(for: address))
+        let retried = await fixture.collector.events.contains {
+            if case .retrying = $0 { true } else { false }
+        }
+        #expect(!retried)
+    }
+
     @Test("retries transient connect failures with backoff and counts malformed frames without stopping")
     func transientFailuresAndMalformedFrames() async throws {
         let fixture = try await SupervisorFixture.start(knownAtStart: true)

@@ -44,7 +44,7 @@ struct PairCommand: AsyncParsableCommand {
             guard await device.waitForServicesResolved(timeout: .seconds(30)) else {
                 throw CommandFailure.temporary("\(address) connected but did not finish service discovery; try again")
             }
-            guard await device.characteristic(BluetoothUUID.heartRateMeasurement.uuidString) != nil else {
+            guard await device.waitForCharacteristic(BluetoothUUID.heartRateMeasurement.uuidString, timeout: .seconds(15)) != nil else {
                 try? await device.disconnect()
                 throw CommandFailure.other("\(address) has no heart-rate service (0x180D with 0x2A37): it is not a heart-rate strap")
             }

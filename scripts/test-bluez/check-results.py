@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Checks what the test-bluez guest recorded (OUT_DIR) against the frame script (FRAMES).
+
+Each step left NAME.rc/.out/.err/.seconds in OUT_DIR. The frames are decoded here, by a decoder
+independent of the gateway's, so a decoding bug cannot agree with itself. Prints one line per
+check and a summary with the step durations and the retries; exits 1 on any failure.
+"""
+import json
+import sys
+from pathlib import Path
+
+STEPS = ["stack", "peripheral", "scan", "pair", "live", "daemon"]
+
+
+def decode(frame):
+    """(bpm, contact, rr raw values) of one 0x2A37 value, per HRS 1.0."""
+    flags, rest = frame[0], frame[1:]
+    if flags & 0x01:
+        bpm, rest = rest[0] | rest[1] << 8, rest[2:]
+    else:
+        bpm, rest = rest[0], rest[1:]
+    if flags & 0x08:
+        rest = rest[2:]
+    rr = [rest[i] | rest[i + 1] << 8 for i in range(0, len(rest) - 1, 2)] if flags & 0x10 else []
+    contact = {2: "not-detected", 3: "detected"}.get(flags >> 1 & 3, "not-supported")
+    return bpm, contact, rr
+
+
+def frames(path):
+    for line in Path(path).read_text().splitlines():
+        hex_part = line.split("#", 1)[0].split()
+        if hex_part:
+            yield bytes(int(token, 16) for token in hex_part)
+
+
+def json_lines(path):
+    lines = []
+    for text in path.read_text().splitlines() if path.exists() else []:
+        try:
+            lines.append(json.loads(text))
+        except json.JSONDecodeError:
+            pass
+    return lines
+
+
+def main(out_dir, frames_path):
+    out = Path(out_dir)
+    failures = []
+
+    def check(ok, what):
+        print(("ok    " if ok else "FAIL  ") + what)
+        if not ok:
+            failures.append(what)
+
+    check((out / "finished").exists(), "the guest ran to its end (no hang, no crash)")
+    for step in STEPS:
+        rc = (out / f"{step}.rc").read_text().strip() if (out / f"{step}.rc").exists() else "not run"
+        check(rc == "0", f"step {step} exits 0 (got {rc})")
+
+    address = (out / "peripheral-address").read_text().strip() if (out / "peripheral-address").exists() else None
+    scanned = json_lines(out / "scan.out")
+    check(any(line.get("address") == address for line in scanned),
+          f"scan lists the peripheral {address} ({len(scanned)} lines)")
+
+    paired = [line for line in json_lines(out / "pair.out") if line.get("address") == address]
+    check(bool(paired) and paired[-1].get("bound") is True, "pair binds the peripheral")
+    if paired:
+        check(paired[-1].get("bonded") is True, f"pair bonds through bluetoothd (Just Works): {paired[-1]}")
+        check(paired[-1].get("body_location") == "chest", "pair reads Body Sensor Location 0x2A38 (chest)")
+
+    expected = [decode(frame) for frame in frames(frames_path)]
+    received = [line for line in json_lines(out / "live.out") if "bpm" in line]
+    check(len(received) == len(expected), f"live prints {len(expected)} samples (got {len(received)})")
+    mismatches = 0
+    for index, (want, got) in enumerate(zip(expected, received)):
+        bpm, contact, rr = want
+        rr_ms = [round(raw * 1000 / 1024, 3) for raw in rr]
+        got_rr = [round(value, 3) for value in got.get("rr_intervals_ms", [])]
+        same = got.get("bpm") == bpm and got.get("contact") == contact and got_rr == rr_ms \
+            and got.get("address") == address
+        if not same:
+            mismatches += 1
+            check(False, f"sample {index}: expected bpm {bpm} {contact} RR {rr_ms}, got {got}")
+    if received and not mismatches:
+        check(True, f"the {len(received)} samples equal the script's frames, in order (bpm, contact, RR)")
+
+    resumed = json_lines(out / "daemon.out")
+    check(bool(resumed) and resumed[-1].get("delivered", 0) >= resumed[-1].get("received_before_restart", 0) + 10,
+          f"the daemon delivers samples to jhe-simulator before and after the peripheral restarts: {resumed}")
+
+    retries = (out / "retries").read_text().splitlines() if (out / "retries").exists() else []
+    seconds = {step: (out / f"{step}.seconds").read_text().strip()
+               for step in STEPS if (out / f"{step}.seconds").exists()}
+    print("steps (s): " + ", ".join(f"{step} {value}" for step, value in seconds.items()))
+    print(f"retries: {len(retries)}" + "".join(f"\n  {line}" for line in retries))
+    print(f"{'FAILED' if failures else 'PASSED'}: {len(failures)} failed check(s)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit("usage: check-results.py OUT_DIR FRAMES")
+    sys.exit(main(sys.argv[1], sys.argv[2]))

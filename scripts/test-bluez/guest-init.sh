@@ -1,0 +1,224 @@
+#!/bin/bash
+# Stage 2 of the test-bluez guest: PID 1 on the overlay root. Brings up the real Bluetooth
+# stack (hci_vhci, dbus, bluetoothd, two btvirt LE controllers), starts the heart-rate
+# peripheral on hci1 and runs the gateway's steps on hci0. Every step leaves NAME.out,
+# NAME.err and NAME.rc in /out (a 9p share run.sh reads afterwards; it does the checking).
+# Retries: only the controller bring-up, which times out under load; each retry is logged
+# to /out/retries.
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root LANG=C.UTF-8
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+ln -sf /proc/self/fd /dev/fd
+mkdir -p /dev/pts /dev/shm && mount -t devpts devpts /dev/pts && mount -t tmpfs tmpfs /dev/shm
+mount -t tmpfs -o mode=0755 tmpfs /run
+ip link set lo up  # jhe-simulator and the uplink talk over loopback
+mkdir -p /out && mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 out /out
+# shellcheck source=/dev/null
+. /out/env
+exec > >(tee -a /out/guest.log) 2>&1
+
+power_off() {
+    sync
+    echo o > /proc/sysrq-trigger
+    sleep 60
+}
+trap power_off EXIT
+
+stamp() { date -u +%H:%M:%S.%N | cut -c1-12; }
+log() { echo "[$(stamp)] $*"; }
+
+# Waits up to $1 seconds for the command after it to succeed.
+wait_for() {
+    local seconds=$1; shift
+    local deadline=$((SECONDS + seconds))
+    until "$@" >/dev/null 2>&1; do
+        ((SECONDS < deadline)) || return 1
+        sleep 0.5
+    done
+}
+
+# Runs step NAME (a shell function), recording its output, exit status and duration.
+step() {
+    local name=$1; shift
+    local started=$SECONDS
+    log "step $name: start"
+    "$@" > "/out/$name.out" 2> "/out/$name.err"
+    local rc=$?
+    echo "$rc" > "/out/$name.rc"
+    echo "$((SECONDS - started))" > "/out/$name.seconds"
+    log "step $name: exit $rc after $((SECONDS - started)) s"
+    return $rc
+}
+
+# Runs the command after the first two arguments up to EGW_MAX_ATTEMPTS times; each failed
+# attempt is a retry of step $1, recorded with reason $2.
+retrying() {
+    local name=$1 what=$2; shift 2
+    local attempt
+    for ((attempt = 1; attempt <= EGW_MAX_ATTEMPTS; attempt++)); do
+        "$@" && return 0
+        log "retry: $name attempt $attempt failed ($what)"
+        echo "$name attempt $attempt: $what" >> /out/retries
+    done
+    return 1
+}
+
+adapter_property() {
+    busctl get-property org.bluez "/org/bluez/$1" org.bluez.Adapter1 "$2" 2>/dev/null
+}
+
+# Powers adapter $1 through bluetoothd (the controller reset happens here) and waits for it.
+power_on() {
+    timeout 60 busctl --timeout=50 set-property org.bluez "/org/bluez/$1" org.bluez.Adapter1 Powered b true \
+        && wait_for 30 adapter_powered "$1"
+}
+
+adapter_powered() { test "$(adapter_property "$1" Powered)" = "b true"; }
+
+# (Re)starts btvirt and waits for bluetoothd to register both virtual controllers. Under load
+# a controller's HCI Reset times out during the kernel's setup ("hci0: Opcode 0x0c03 failed:
+# -110") and bluetoothd never sees it: then both controllers are recreated.
+start_controllers() {
+    if [[ -n ${BTVIRT_PID:-} ]]; then
+        kill "$BTVIRT_PID" 2>/dev/null
+        wait "$BTVIRT_PID" 2>/dev/null
+        wait_for 30 test ! -e /sys/class/bluetooth/hci0 -a ! -e /sys/class/bluetooth/hci1
+    fi
+    btvirt -l2 -L >> /out/btvirt.log 2>&1 &
+    BTVIRT_PID=$!
+    wait_for 60 adapter_property hci0 Address && wait_for 30 adapter_property hci1 Address
+}
+
+bluez_on_bus() {
+    busctl call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus GetNameOwner s org.bluez
+}
+
+start_stack() {
+    modprobe hci_vhci || { log "modprobe hci_vhci failed"; return 1; }
+    mkdir -p /run/dbus /var/lib/bluetooth
+    dbus-daemon --system --fork --nopidfile || { log "dbus-daemon failed"; return 1; }
+    /usr/libexec/bluetooth/bluetoothd -n -d > /out/bluetoothd.log 2>&1 &
+    wait_for 60 bluez_on_bus || { log "bluetoothd did not take org.bluez"; return 1; }
+    local adapter
+    retrying controllers "btvirt controllers did not appear" start_controllers || return 1
+    for adapter in hci0 hci1; do
+        retrying "power-$adapter" "$adapter power-on timed out" power_on "$adapter" || return 1
+    done
+    adapter_property hci1 Address | cut -d'"' -f2 > /out/peripheral-address
+    # Every bus message from here on, for comparing signal sequences with the simulator.
+    dbus-monitor --system > /out/dbus-monitor.log 2>&1 &
+    log "controllers up; peripheral address $(cat /out/peripheral-address)"
+}
+
+# The peripheral, starting the script at line $1 (further arguments: its options, e.g. --loop);
+# its JSON lines go to /out/peripheral.jsonl.
+start_peripheral() {
+    local start=$1; shift
+    local ready_lines=$(($(grep -c '"ready"' /out/peripheral.jsonl 2>/dev/null) + 1))
+    "$EGW_BIN/edge-gateway-peripheral" --adapter hci1 --frames "$EGW_FRAMES" --start-index "$start" "$@" \
+        --interval-ms "$EGW_INTERVAL_MS" >> /out/peripheral.jsonl 2>> /out/peripheral-stderr.log &
+    PERIPHERAL_PID=$!
+    wait_for 120 peripheral_ready "$ready_lines"
+}
+
+# Whether the peripheral has said "ready" at least $1 times (once per start).
+peripheral_ready() { test "$(grep -c '"ready"' /out/peripheral.jsonl)" -ge "$1"; }
+
+# bluetoothd's whole object tree, as JSON, into /out/objects-$1.json: what the simulator's
+# objects are compared with (README, "Real BlueZ test tier").
+record_objects() {
+    busctl --json=pretty call org.bluez / org.freedesktop.DBus.ObjectManager GetManagedObjects \
+        > "/out/objects-$1.json" 2>/dev/null
+}
+
+gateway() { timeout "$EGW_STEP_TIMEOUT" "$EGW_BIN/edge-gateway" "$@" --state-dir /var/lib/edge-gateway --adapter hci0; }
+scan() { gateway scan --json --timeout 30 --verbose; }
+pair() {
+    gateway pair "$(cat /out/peripheral-address)" --alias "test strap" --json --verbose
+    local rc=$?
+    record_objects after-pair
+    return $rc
+}
+live() {
+    gateway live "$(cat /out/peripheral-address)" --count 20 --json --verbose
+    local rc=$?
+    record_objects after-live
+    return $rc
+}
+
+# The sum of a per-strap counter in the daemon's status.json (rewritten every 5 s), or, with
+# --written, the report's time as seconds since the epoch.
+status() {
+    /usr/bin/python3 -c 'import json, sys, datetime
+report = json.load(open("/var/lib/edge-gateway/status.json"))
+if sys.argv[1] == "--written":
+    print(int(datetime.datetime.fromisoformat(report["writtenAt"].replace("Z", "+00:00")).timestamp()))
+else:
+    print(sum(s[sys.argv[1]] for s in report["sensors"]))' "$1" 2>/dev/null || echo 0
+}
+delivered_at_least() { (($(status samplesDelivered) >= $1)); }
+status_written_after() { (($(status --written) > $1)); }
+
+# The daemon against edge-gateway jhe-simulator (in the guest, on loopback), with the strap
+# (bound by pair) streaming in a loop: samples reach the server; the peripheral is restarted
+# mid-stream (its process killed, so bluetoothd drops its GATT application and advertisement,
+# then started again); samples captured after the restart must reach the server too.
+daemon() {
+    kill "$PERIPHERAL_PID" 2>/dev/null
+    wait "$PERIPHERAL_PID" 2>/dev/null
+    "$EGW_BIN/edge-gateway" jhe-simulator --port 8000 > /out/jhe-simulator.log 2>&1 &
+    local jhe=$!
+    wait_for 120 grep -q "invitation link: " /out/jhe-simulator.log || { log "jhe-simulator did not start"; return 1; }
+    local link
+    link=$(sed -n 's/^invitation link: //p' /out/jhe-simulator.log)
+    cat > /run/gateway.toml <<TOML
+[gateway]
+state_dir = "/var/lib/edge-gateway"
+hold_until_clock_sync = false
+TOML
+    timeout 120 "$EGW_BIN/edge-gateway" enroll "$link" --config /run/gateway.toml || { log "enroll failed"; return 1; }
+    start_peripheral 0 --loop || return 1
+    "$EGW_BIN/edge-gateway" run --config /run/gateway.toml --log-level debug > /out/daemon.log 2>&1 &
+    local gateway_pid=$!
+    local ok=0
+    if wait_for 240 delivered_at_least 10; then
+        log "daemon: $(status samplesDelivered) samples delivered; restarting the peripheral"
+        kill "$PERIPHERAL_PID"
+        wait "$PERIPHERAL_PID" 2>/dev/null
+        # Every sample received before the restart, from a report written after it: the
+        # ones delivered beyond that count were captured after the restart.
+        local stopped_at before
+        stopped_at=$(date +%s)
+        wait_for 30 status_written_after "$stopped_at"
+        before=$(status samplesReceived)
+        start_peripheral 0 --loop || return 1
+        if wait_for 240 delivered_at_least $((before + 10)); then
+            log "daemon: $(status samplesDelivered) delivered; $before were received before the restart"
+            echo "{\"received_before_restart\":$before,\"delivered\":$(status samplesDelivered)}"
+        else
+            log "daemon: samples received after the peripheral restart did not reach the server ($(status samplesDelivered) delivered, $before received before the restart)"; ok=1
+        fi
+    else
+        log "daemon: fewer than 10 samples delivered ($(status samplesDelivered))"; ok=1
+    fi
+    kill -TERM "$gateway_pid"
+    wait_for 60 test ! -d "/proc/$gateway_pid" || ok=1
+    cp /var/lib/edge-gateway/status.json /out/daemon-status.json 2>/dev/null
+    kill "$jhe" "$PERIPHERAL_PID" 2>/dev/null
+    return $ok
+}
+
+# The steps, in order. The stack and the peripheral are prerequisites: without them nothing
+# else can run. The gateway's steps each run even when an earlier one failed (live takes the
+# address itself and needs no binding), so one run reports every problem.
+STEPS=(scan pair live daemon)
+
+log "guest up: kernel $(uname -r), $(nproc) CPUs"
+if step stack start_stack && step peripheral start_peripheral 0; then
+    for name in "${STEPS[@]}"; do step "$name" "$name"; done
+fi
+kill "${PERIPHERAL_PID:-}" 2>/dev/null
+echo done > /out/finished
+log "guest done"
