@@ -30,6 +30,47 @@ struct DaemonEndToEndTests {
         #expect(report.sensors.allSatisfy { $0.samplesDelivered > 0 })
     }
 
+    @Test("a strap paired while the daemon runs is picked up; systemd hears READY=1 and WATCHDOG=1; /metrics counts the samples")
+    func pairedWhileRunningAndOperable() async throws {
+        let fixture = try await DaemonFixture.start(straps: 2, bound: 1)
+        defer { Task { await fixture.stop() } }
+        let receiver = try DatagramReceiver(name: fixture.directory.file("notify"))
+        let port = try Self.freeLoopbackPort()
+        let daemon = try fixture.startDaemon(extra: [
+            "NOTIFY_SOCKET": receiver.name, "WATCHDOG_USEC": "4000000", "EDGE_GATEWAY_METRICS_LISTEN": "127.0.0.1:\(port)",
+        ])
+        let first = try receiver.receive()
+        #expect(first.contains("READY=1") && first.contains("WATCHDOG=1") && first.contains("STATUS="))
+        let second = fixture.straps[1]
+        let paired = try await fixture.command(["pair", second.description, "--patient", String(JHESimulator.defaultPatientID)])
+        #expect(paired.status == 0, "\(paired.standardError)")
+        try await waitUntil(timeout: .seconds(120), polling: .milliseconds(200)) {
+            let sensors = try fixture.statusReport()?.sensors ?? []
+            return sensors.count == 2 && sensors.allSatisfy { $0.samplesDelivered > 0 }
+        }
+        let metrics = try await Operations.MetricsServerTests.get("http://127.0.0.1:\(port)/metrics")
+        let text = String(decoding: metrics.body, as: UTF8.self)
+        #expect(metrics.status == 200)
+        #expect(text.contains("edge_gateway_samples_delivered_total{sensor=\"\(second)\"}"))
+        daemon.signal(SIGTERM)
+        #expect(try await DaemonFixture.waitForExit(daemon) == 0)
+    }
+
+    /// A loopback port nobody listens on right now (bound, read back, released).
+    static func freeLoopbackPort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        guard bound else { throw FixtureError("cannot find a free loopback port") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
     @Test("kill -9 at random moments, ten times: every accepted sample reaches JHE exactly once")
     func killNineNeverLosesOrDuplicatesAcceptedSamples() async throws {
         let fixture = try await DaemonFixture.start(straps: 2, interval: .milliseconds(100))

@@ -27,9 +27,11 @@ final class DaemonFixture: Sendable {
         self.straps = straps
     }
 
-    /// Starts the simulators, enrols the gateway through the CLI and binds `straps` straps to
-    /// the default patient. Straps notify every `interval`.
-    static func start(straps count: Int = 2, interval: Duration = .milliseconds(200), tokenLifetime: Int = 3600) async throws -> DaemonFixture {
+    /// Starts the simulators, enrols the gateway through the CLI and binds the first `bound`
+    /// (default: all) of `straps` straps to the default patient. Straps notify every `interval`.
+    static func start(
+        straps count: Int = 2, bound: Int? = nil, interval: Duration = .milliseconds(200), tokenLifetime: Int = 3600
+    ) async throws -> DaemonFixture {
         let directory = try TemporaryDirectory("daemon-test")
         let bus = try PrivateBus()
         let bluetoothd = BluetoothdSimulator(
@@ -40,7 +42,7 @@ final class DaemonFixture: Sendable {
         let fixture = DaemonFixture(directory: directory, bus: bus, bluetoothd: bluetoothd, jhe: jhe, straps: await bluetoothd.strapAddresses)
         try await fixture.enroll()
         let bindings = SensorBindingStore(directory: fixture.stateDirectory)
-        for address in fixture.straps {
+        for address in fixture.straps.prefix(bound ?? count) {
             try bindings.bind(SensorBinding(address: address, alias: nil, patientID: String(JHESimulator.defaultPatientID), addedAt: Date()))
         }
         return fixture
@@ -58,13 +60,13 @@ final class DaemonFixture: Sendable {
         try await GatewayProcess.run(arguments + ["--state-dir", stateDirectory], environment: environment)
     }
 
-    /// Starts `edge-gateway run`; its log goes to `daemon-<n>.log`.
-    func startDaemon() throws -> ChildProcess {
+    /// Starts `edge-gateway run` (with `extra` environment); its log goes to `daemon-<n>.log`.
+    func startDaemon(extra: [String: String] = [:]) throws -> ChildProcess {
         let log = directory.file("daemon-\(UUID().uuidString).log")
         return try ChildProcess(
             GatewayProcess.productsDirectory.appendingPathComponent("edge-gateway").path,
             ["run", "--state-dir", stateDirectory, "--log-level", "debug"],
-            errorPath: log, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+            errorPath: log, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }.merging(extra) { $1 })
     }
 
     /// What points the daemon and the CLI at this fixture, with timings fit for tests.
