@@ -120,6 +120,17 @@ public final class ChildProcess: @unchecked Sendable {
         return status
     }
 
+    /// Waits up to `timeout` for the child to end, polling so that no thread blocks in
+    /// `waitpid`; its wait status, or nil when it is still running.
+    public func exitStatus(within timeout: Duration) async -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let status = exitStatusIfEnded() { return status }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return exitStatusIfEnded()
+    }
+
     /// Asks the child to stop (SIGTERM) and waits for it.
     public func terminate() {
         signal(SIGTERM)

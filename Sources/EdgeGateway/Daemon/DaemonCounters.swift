@@ -96,7 +96,7 @@ struct CounterBoard: Sendable {
                 }
             }
         }
-        uploadLatency.observe(Double(latency.components.seconds) + Double(latency.components.attoseconds) / 1e18)
+        uploadLatency.observe(latency.seconds)
         let failure = settled.lazy.compactMap { pair -> String? in
             if case .retryLater(let reason) = pair.outcome { return reason }
             return nil

@@ -28,7 +28,7 @@ struct StatusReporter: Service {
         var failing = false
         while true {
             let report = counters.read {
-                $0.report(name: gatewayName, startedAt: startedAt, refreshSeconds: Double(interval.components.seconds),
+                $0.report(name: gatewayName, startedAt: startedAt, refreshSeconds: interval.seconds,
                           clockSynchronized: clock.source.isSynchronized())
             }
             do {

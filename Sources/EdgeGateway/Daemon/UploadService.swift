@@ -115,9 +115,8 @@ extension UploadAttempt {
     /// The history entry for one delivery, counted from its per-sample outcomes.
     init(outcomes: [Outcome], startedAt: Date, latency: Duration) {
         func count(_ matches: (Outcome) -> Bool) -> Int { outcomes.count(where: matches) }
-        let seconds = Double(latency.components.seconds) + Double(latency.components.attoseconds) / 1e18
         self.init(
-            startedAt: startedAt, durationSeconds: seconds, samples: outcomes.count,
+            startedAt: startedAt, durationSeconds: latency.seconds, samples: outcomes.count,
             delivered: count { $0 == .delivered }, duplicate: count { $0 == .duplicate },
             rejected: count { if case .rejected = $0 { true } else { false } },
             held: count { if case .held = $0 { true } else { false } },

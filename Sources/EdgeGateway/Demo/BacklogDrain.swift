@@ -41,10 +41,10 @@ struct BacklogDrain: Sendable {
                 let now = await stage.jhe.storedCount()
                 if first == nil, now > stored { first = (clock.now, now) }
                 if let first, now >= target {
-                    let elapsed = (clock.now - first.at).components
+                    let elapsed = clock.now - first.at
                     return BacklogDrain(
                         backlog: backlog, timedSamples: target - first.stored,
-                        seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18)
+                        seconds: elapsed.seconds)
                 }
                 try? await Task.sleep(for: .milliseconds(50))
             }

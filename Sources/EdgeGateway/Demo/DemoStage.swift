@@ -129,13 +129,11 @@ final class DemoStage: @unchecked Sendable {
     }
 
     private static func exitStatus(of child: ChildProcess, within timeout: Duration) async throws -> Int32 {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if let status = child.exitStatusIfEnded() { return status >> 8 & 0xFF }
-            try await Task.sleep(for: .milliseconds(50))
+        guard let status = await child.exitStatus(within: timeout) else {
+            child.signal(SIGKILL)
+            throw DemoFailure("a child process did not finish within \(timeout)")
         }
-        child.signal(SIGKILL)
-        throw DemoFailure("a child process did not finish within \(timeout)")
+        return status >> 8 & 0xFF
     }
 }
 

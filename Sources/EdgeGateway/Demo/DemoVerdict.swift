@@ -31,9 +31,9 @@ struct DemoVerdict {
         let peakResidentBytes: Int
 
         init(from start: Mark, to end: Mark) {
-            let elapsed = (end.at - start.at).components
+            let elapsed = end.at - start.at
             cpuSeconds = end.usage.cpuSeconds - start.usage.cpuSeconds
-            seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+            seconds = elapsed.seconds
             samples = end.accepted - start.accepted
             sampleSeconds = end.reportedAt.timeIntervalSince(start.reportedAt)
             residentBytes = end.usage.residentBytes

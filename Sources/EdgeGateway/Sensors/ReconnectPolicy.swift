@@ -23,9 +23,7 @@ struct ReconnectPolicy: Sendable {
     /// The delay before attempt `attempt` (0-based): half of the capped exponential step, plus
     /// a random part up to the other half ("equal jitter"), so it never collapses to zero.
     func delay(attempt: Int, using random: inout some RandomNumberGenerator) -> Duration {
-        let initial = Double(initialDelay.components.seconds) + Double(initialDelay.components.attoseconds) / 1e18
-        let cap = Double(maximumDelay.components.seconds) + Double(maximumDelay.components.attoseconds) / 1e18
-        let step = min(cap, initial * Double(1 << min(attempt, 30)))
+        let step = min(maximumDelay.seconds, initialDelay.seconds * Double(1 << min(attempt, 30)))
         let seconds = step / 2 + Double.random(in: 0...(step / 2), using: &random)
         return .nanoseconds(Int64(seconds * 1e9))
     }

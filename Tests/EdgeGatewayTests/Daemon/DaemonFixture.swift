@@ -115,12 +115,8 @@ final class DaemonFixture: Sendable {
 
     /// Waits until the daemon has exited, and returns its wait status.
     static func waitForExit(_ daemon: ChildProcess, timeout: Duration = .seconds(60)) async throws -> Int32 {
-        var status: Int32?
-        try await waitUntil(timeout: timeout, polling: .milliseconds(50)) {
-            status = daemon.exitStatusIfEnded()
-            return status != nil
-        }
-        return status ?? -1
+        guard let status = await daemon.exitStatus(within: timeout) else { throw FixtureError("the daemon did not exit within \(timeout)") }
+        return status
     }
 
     /// Stops the simulators and removes the directory.
