@@ -52,9 +52,23 @@ struct UploadHistory: Sendable {
         }
         let written = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         guard written == line.count else { throw failure("append to \(path)") }
-        if lineCount() > Self.compactionThreshold {
+        if fileSize(descriptor) > Self.compactionThreshold * Self.shortestLine && lineCount() > Self.compactionThreshold {
             try compact()
         }
+    }
+
+    /// The bytes of the shortest line an attempt can encode to: below threshold × this, the
+    /// file cannot hold more lines than the threshold, so `record` need not read it back.
+    static let shortestLine: Int = {
+        let empty = UploadAttempt(
+            startedAt: Date(timeIntervalSince1970: 0), durationSeconds: 0, samples: 0, delivered: 0, duplicate: 0,
+            rejected: 0, held: 0, skipped: 0, retryLater: 0, error: nil)
+        return ((try? encoder.encode(empty))?.count ?? 0) + 1
+    }()
+
+    private func fileSize(_ descriptor: Int32) -> Int {
+        var info = stat()
+        return fstat(descriptor, &info) == 0 ? Int(info.st_size) : .max
     }
 
     /// The newest `limit` attempts, oldest first; empty when there is no history yet.
