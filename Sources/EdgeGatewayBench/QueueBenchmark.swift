@@ -35,6 +35,8 @@ enum QueueBenchmark {
         for sensors in [1, 10, 50] {
             try await sensorsAtOneHertz(sensors, simulatedSeconds: simulated, payload: payload)
         }
+        // What the daemon does: the uploader leases 100 (its default batch) and acks them.
+        try await sensorsAtOneHertz(10, simulatedSeconds: simulated, payload: payload, uploadBatch: 100)
         for pageSize in [512, 1024, 2048, 4096] {
             try await sensorsAtOneHertz(10, simulatedSeconds: simulated, payload: payload, pageSize: pageSize)
         }
@@ -49,17 +51,27 @@ enum QueueBenchmark {
     }
 
     /// N sensors at 1 Hz for `simulatedSeconds`: one commit of N records per simulated second.
-    static func sensorsAtOneHertz(_ sensors: Int, simulatedSeconds: Int, payload: Payload, pageSize: Int = QueueConfiguration().pageSize) async throws {
+    /// With `uploadBatch`, a consumer also leases that many and acks them whenever they are
+    /// pending, as the daemon's uploader does while the network is up.
+    static func sensorsAtOneHertz(_ sensors: Int, simulatedSeconds: Int, payload: Payload, pageSize: Int = QueueConfiguration().pageSize, uploadBatch: Int? = nil) async throws {
         try await withScratchQueue(commitMax: sensors, pageSize: pageSize) { queue, path in
             let start = Measurement.now()
+            var pending = 0
             for second in 0..<simulatedSeconds {
                 let records = (0..<sensors).map { sensor in
                     NewRecord(payload: payload.bytes, stream: sensorAddress(sensor), captureTime: Int64(second) * 1_000_000_000 + now0, version: payload.version)
                 }
                 try await queue.append(contentsOf: records)
+                pending += sensors
+                if let uploadBatch, pending >= uploadBatch {
+                    let lease = try await queue.lease(max: uploadBatch)
+                    try await queue.ack(lease.ids)
+                    pending -= lease.records.count
+                }
             }
             let records = sensors * simulatedSeconds
-            report("\(sensors) sensor(s) x 1 Hz, \(simulatedSeconds) simulated s, page \(pageSize) B, \(payload.name)", records: records,
+            let upload = uploadBatch.map { ", lease(\($0))+ack whenever \($0) are pending" } ?? ""
+            report("\(sensors) sensor(s) x 1 Hz\(upload), \(simulatedSeconds) simulated s, page \(pageSize) B, \(payload.name)", records: records,
                    since: start, path: path)
         }
     }

@@ -4,41 +4,45 @@ import GRDB
 /// *pending* records go first (leased ones are in flight and stay), and every eviction is
 /// counted per stream in the `evictions` table inside the same transaction, so the count is as
 /// durable as the deletion.
+///
+/// "Oldest" is the front of the queue, in id order (capture order as accepted), so checking
+/// the bounds at a commit reads one row unless something has to go.
 struct EvictionPolicy {
     var maxRecords: Int
     var maxBytes: Int64
     var maxAgeNanoseconds: Int64
 
+    /// A pending record at the front of the queue.
+    private struct Front {
+        let id: Int64
+        let stream: String
+        let bytes: Int64
+        let captureTime: Int64
+    }
+
     /// Evicts until the bounds hold (as far as pending records allow); returns counts per stream.
     func enforce(_ db: Database, now: Int64, totals: inout LiveTotals) throws -> [String: Int] {
         var evicted: [String: Int] = [:]
         let cutoff = now - maxAgeNanoseconds
-        let expired = try Row.fetchAll(db, sql: """
-            SELECT stream, count(*), sum(length(payload)) FROM records
-            WHERE state = ? AND capture_time < ? GROUP BY stream
-            """, arguments: [QueueSchema.pending, cutoff])
-        if !expired.isEmpty {
-            try db.execute(sql: "DELETE FROM records WHERE state = ? AND capture_time < ?",
-                           arguments: [QueueSchema.pending, cutoff])
-            for row in expired {
-                evicted[row[0], default: 0] += row[1]
-                totals.add(count: -row[1], bytes: -row[2])
-            }
+        // One row says whether anything is too old; only then read the front in chunks.
+        var limit = 1
+        while true {
+            let front = try Self.front(db, limit: limit)
+            let expired = Array(front.prefix { $0.captureTime < cutoff })
+            try Self.remove(expired, in: db, evicted: &evicted, totals: &totals)
+            guard expired.count == limit else { break }
+            limit = RecordIDs.chunkSize
         }
         while totals.count > maxRecords || totals.bytes > maxBytes {
-            let excess = max(totals.count - maxRecords, 1)
-            let oldest = try Row.fetchAll(db, sql: """
-                SELECT id, stream, length(payload) FROM records WHERE state = ?
-                ORDER BY capture_time, id LIMIT ?
-                """, arguments: [QueueSchema.pending, min(excess, 500)])
-            guard !oldest.isEmpty else { break }
-            var ids: [Int64] = []
-            for row in oldest where totals.count > maxRecords || totals.bytes > maxBytes {
-                ids.append(row[0])
-                evicted[row[1], default: 0] += 1
-                totals.add(count: -1, bytes: -row[2])
+            let front = try Self.front(db, limit: min(max(totals.count - maxRecords, 1), RecordIDs.chunkSize))
+            guard !front.isEmpty else { break }
+            var excess: [Front] = []
+            var (count, bytes) = (totals.count, totals.bytes)
+            for record in front where count > maxRecords || bytes > maxBytes {
+                excess.append(record)
+                (count, bytes) = (count - 1, bytes - record.bytes)
             }
-            try RecordIDs.delete(ids, from: "records", in: db)
+            try Self.remove(excess, in: db, evicted: &evicted, totals: &totals)
         }
         for (stream, count) in evicted {
             try db.execute(sql: """
@@ -47,5 +51,22 @@ struct EvictionPolicy {
                 """, arguments: [stream, count])
         }
         return evicted
+    }
+
+    /// The first `limit` records no lease holds, in queue order.
+    private static func front(_ db: Database, limit: Int) throws -> [Front] {
+        try Row.fetchAll(db, sql: """
+            SELECT t.id, s.key, length(t.payload), t.capture_time FROM records t JOIN streams s ON s.id = t.stream
+            WHERE \(QueueSchema.unleased) ORDER BY t.id LIMIT ?
+            """, arguments: [limit]).map { Front(id: $0[0], stream: $0[1], bytes: $0[2], captureTime: $0[3]) }
+    }
+
+    private static func remove(_ records: [Front], in db: Database, evicted: inout [String: Int], totals: inout LiveTotals) throws {
+        guard !records.isEmpty else { return }
+        try RecordIDs.delete(records.map(\.id), from: "records", in: db)
+        for record in records {
+            evicted[record.stream, default: 0] += 1
+            totals.add(count: -1, bytes: -record.bytes)
+        }
     }
 }

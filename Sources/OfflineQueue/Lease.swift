@@ -2,7 +2,7 @@
 /// records; after it (for example because the consumer crashed) they are pending again, so a
 /// lease can never strand a record.
 public struct Lease: Sendable, Hashable {
-    /// The records, oldest capture time first.
+    /// The records in queue order: capture order as they were accepted.
     public var records: [QueuedRecord]
     /// When the lease lapses, in nanoseconds since 1970 on the queue's clock.
     public var expiresAt: Int64

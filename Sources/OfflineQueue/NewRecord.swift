@@ -7,7 +7,8 @@ public struct NewRecord: Sendable, Hashable {
     public var payload: Data
     /// Who produced it (for example one sensor); evictions are counted per stream.
     public var stream: String
-    /// When it was captured, in nanoseconds since 1970; leases hand records out in this order.
+    /// When it was captured, in nanoseconds since 1970. Records committed together get ids in
+    /// this order, and leases follow id order.
     public var captureTime: Int64
     /// The payload format version, chosen by the producer, so a reader can tell formats apart.
     public var version: Int

@@ -46,7 +46,8 @@ public final class OfflineQueue: Sendable {
         try await writer.flush()
     }
 
-    /// Leases up to `max` pending records, oldest capture time first.
+    /// Leases up to `max` pending records in id order: capture order as they were accepted
+    /// (a record accepted late, after newer ones, comes after them).
     public func lease(max: Int) async throws -> Lease {
         try await consuming { try $0.lease(max: max) }
     }
@@ -75,12 +76,13 @@ public final class OfflineQueue: Sendable {
         try pool.close()
     }
 
-    /// Counts and sizes, read from the file (so they include other processes' changes).
+    /// Counts and sizes, read from the file (so they include other processes' changes); costs
+    /// the number of leased records, not the backlog, except in a process that has not written
+    /// or after another process wrote, when the live records are counted once.
     public func stats() async throws -> QueueStats {
         let now = clock.nanosecondsSince1970()
-        var stats = try await reading { db in try QueueReport.stats(db, now: now) }
+        var stats = try await consuming { try $0.stats(now: now) }
         stats.databaseBytes = Self.fileSize(path) + Self.fileSize(path + "-wal")
-        (stats.unflushed, stats.storageFault) = await writer.unflushed
         return stats
     }
 

@@ -10,7 +10,9 @@ public struct QueueStats: Sendable, Hashable {
     public var evicted: Int
     /// Evicted records per stream key.
     public var evictedByStream: [String: Int]
-    /// Age of the oldest pending record in nanoseconds, or `nil` when nothing is pending.
+    /// Age in nanoseconds of the pending record at the front of the queue (the next to be
+    /// leased; a record accepted late, behind newer ones, is not looked for), or `nil` when
+    /// nothing is pending.
     public var oldestPendingAgeNanoseconds: Int64?
     /// Bytes the queue occupies on disk: the database file plus its write-ahead log.
     public var databaseBytes: Int64

@@ -2,21 +2,20 @@ import GRDB
 
 /// The consumer side of the writer: leases, acknowledgements and the dead-letter table.
 extension QueueWriter {
-    /// Returns lapsed leases to pending, then leases up to `max` pending records in capture order.
+    /// Drops lapsed leases, then leases up to `max` unleased records from the front of the
+    /// table (id order) by writing one small `leases` row each.
     func lease(max limit: Int) throws -> Lease {
         let now = configuration.clock.nanosecondsSince1970()
         let expiry = now + Self.nanoseconds(configuration.leaseDuration)
         return try transaction { db, _, _ in
-            try db.execute(
-                sql: "UPDATE records SET state = ?, lease_expiry = NULL WHERE state = ? AND lease_expiry <= ?",
-                arguments: [QueueSchema.pending, QueueSchema.leased, now])
+            try db.execute(sql: "DELETE FROM leases WHERE expiry <= ?", arguments: [now])
             let records = try Row.fetchAll(db, sql: """
-                SELECT \(QueuedRecord.columns) FROM records WHERE state = ?
-                ORDER BY capture_time, id LIMIT ?
-                """, arguments: [QueueSchema.pending, Swift.max(0, limit)]).map(QueuedRecord.init(row:))
-            _ = try RecordIDs.fetch(
-                "UPDATE records SET state = ?, lease_expiry = ? WHERE id IN (?IDS?) RETURNING id",
-                leading: [QueueSchema.leased, expiry], ids: records.map(\.id), in: db)
+                \(QueuedRecord.selection(from: "records")) WHERE \(QueueSchema.unleased) ORDER BY t.id LIMIT ?
+                """, arguments: [Swift.max(0, limit)]).map(QueuedRecord.init(row:))
+            let insert = try db.cachedStatement(sql: "INSERT INTO leases (id, expiry) VALUES (?, ?)")
+            for record in records {
+                try insert.execute(arguments: [record.id, expiry])
+            }
             return Lease(records: records, expiresAt: expiry)
         }
     }
@@ -46,9 +45,8 @@ extension QueueWriter {
         try transaction { db, totals, _ in
             let condition = "(?1 IS NULL OR instr(reason, ?1) > 0)"
             try db.execute(sql: """
-                INSERT INTO records (id, stream, capture_time, version, state, payload)
-                SELECT id, stream, capture_time, version, \(QueueSchema.pending), payload
-                FROM dead_letters WHERE \(condition)
+                INSERT INTO records (id, stream, capture_time, version, payload)
+                SELECT id, stream, capture_time, version, payload FROM dead_letters WHERE \(condition)
                 """, arguments: [filter.reasonContains])
             let moved = try Row.fetchAll(
                 db, sql: "DELETE FROM dead_letters WHERE \(condition) RETURNING length(payload)",
@@ -58,8 +56,10 @@ extension QueueWriter {
         }
     }
 
+    /// Deletes records and their leases.
     private static func remove(_ ids: [Int64], in db: Database, totals: inout LiveTotals) throws -> Int {
         let removed = try RecordIDs.fetch("DELETE FROM records WHERE id IN (?IDS?) RETURNING length(payload)", ids: ids, in: db)
+        try RecordIDs.delete(ids, from: "leases", in: db)
         totals.add(count: -removed.count, bytes: -removed.reduce(Int64(0)) { $0 + ($1[0] as Int64) })
         return removed.count
     }

@@ -19,6 +19,7 @@ actor QueueWriter {
     private let eviction: EvictionPolicy
     private var totals: LiveTotals?
     private var allocator: IDAllocator?
+    private var streams = StreamKeys()
     private var waiting: [Waiting] = []
     private var waitingCount = 0
     private var timer: Task<Void, Never>?
@@ -35,9 +36,6 @@ actor QueueWriter {
             maxRecords: configuration.maxRecords, maxBytes: configuration.maxBytes,
             maxAgeNanoseconds: Self.nanoseconds(configuration.maxAge))
     }
-
-    /// Records waiting for a commit, and the storage fault holding them back if any.
-    var unflushed: (count: Int, fault: QueueError?) { (waitingCount, storageFault) }
 
     /// Queues `records` for the next group commit and returns their ids once it has committed.
     func append(_ records: [NewRecord]) async throws -> [Int64] {
@@ -100,6 +98,31 @@ actor QueueWriter {
         return result
     }
 
+    /// Counts and sizes now, all read in one transaction on the writer's connection, so the live
+    /// totals (kept in memory, recounted only after another process changed the file) and the
+    /// lease counts describe the same moment without counting the whole backlog.
+    func stats(now: Int64) throws -> QueueStats {
+        guard !closed else { throw QueueError(.closed, "the queue \(path) is closed") }
+        var current = totals
+        var foreignChange = false
+        var stats: QueueStats?
+        try pool.writeWithoutTransaction { db in
+            try db.inTransaction(.deferred) {
+                var live = try current ?? LiveTotals.load(db)
+                foreignChange = try live.refreshIfChanged(db)
+                stats = try QueueReport.stats(db, now: now, live: live)
+                current = live
+                return .commit
+            }
+        }
+        totals = current
+        // The allocator must re-read the reservation another process may have moved.
+        if foreignChange { allocator = nil }
+        var result = stats!
+        (result.unflushed, result.storageFault) = (waitingCount, storageFault)
+        return result
+    }
+
     /// Writes every waiting record in one transaction, enforcing the bounds, then resumes the
     /// callers. On a full disk the records stay waiting and a retry is scheduled.
     private func commitWaiting() {
@@ -110,28 +133,18 @@ actor QueueWriter {
         let count = waitingCount
         let now = configuration.clock.nanosecondsSince1970()
         do {
-            let (firstIDs, evicted) = try transaction { db, totals, allocator in
-                var id = try allocator.allocate(count, in: db)
-                var firstIDs: [Int64] = []
-                var bytes: Int64 = 0
-                let insert = try db.cachedStatement(sql: "INSERT INTO records (id, stream, capture_time, version, payload) VALUES (?, ?, ?, ?, ?)")
-                for entry in batch {
-                    firstIDs.append(id)
-                    for record in entry.records {
-                        try insert.execute(arguments: [id, record.stream, record.captureTime, record.version, record.payload])
-                        id += 1
-                        bytes += Int64(record.payload.count)
-                    }
-                }
-                totals.add(count: count, bytes: bytes)
-                return (firstIDs, try eviction.enforce(db, now: now, totals: &totals))
+            let (ids, evicted, streamIDs) = try transaction { db, totals, allocator in
+                let streamIDs = try streams.ids(for: Set(batch.lazy.flatMap(\.records).map(\.stream)), in: db)
+                let ids = try Self.insert(batch.map(\.records), streamIDs: streamIDs, allocator: &allocator, totals: &totals, in: db)
+                return (ids, try eviction.enforce(db, now: now, totals: &totals), streamIDs)
             }
+            streams.remember(streamIDs)
             waiting = []
             waitingCount = 0
             noteRecovery()
             noteEvictions(evicted)
-            for (entry, first) in zip(batch, firstIDs) {
-                entry.continuation.resume(returning: Array(first..<first + Int64(entry.records.count)))
+            for (entry, entryIDs) in zip(batch, ids) {
+                entry.continuation.resume(returning: entryIDs)
             }
         } catch {
             let failure = QueueError.writing(error, path: path)
@@ -145,6 +158,33 @@ actor QueueWriter {
                 for entry in batch { entry.continuation.resume(throwing: failure) }
             }
         }
+    }
+
+    /// Inserts the callers' records with ids in capture order (ties keep append order), so
+    /// that id order, which leases follow, is capture order within each commit. Returns each
+    /// caller's ids in the order it gave its records.
+    private static func insert(
+        _ batches: [[NewRecord]], streamIDs: [String: Int64],
+        allocator: inout IDAllocator, totals: inout LiveTotals, in db: Database
+    ) throws -> [[Int64]] {
+        let positions = batches.indices.flatMap { entry in batches[entry].indices.map { (entry, $0) } }
+        let ordered = positions.enumerated().sorted { lhs, rhs in
+            let (left, right) = (batches[lhs.element.0][lhs.element.1], batches[rhs.element.0][rhs.element.1])
+            return (left.captureTime, lhs.offset) < (right.captureTime, rhs.offset)
+        }
+        var ids = batches.map { [Int64](repeating: 0, count: $0.count) }
+        var id = try allocator.allocate(positions.count, in: db)
+        var bytes: Int64 = 0
+        let insert = try db.cachedStatement(sql: "INSERT INTO records (id, stream, capture_time, version, payload) VALUES (?, ?, ?, ?, ?)")
+        for (_, (entry, index)) in ordered {
+            let record = batches[entry][index]
+            try insert.execute(arguments: [id, streamIDs[record.stream], record.captureTime, record.version, record.payload])
+            ids[entry][index] = id
+            id += 1
+            bytes += Int64(record.payload.count)
+        }
+        totals.add(count: positions.count, bytes: bytes)
+        return ids
     }
 
     private func scheduleCommit() {

@@ -24,11 +24,15 @@ public struct QueuedRecord: Sendable, Hashable {
         self.version = version
     }
 
-    /// Reads the columns `id, stream, capture_time, version, payload` in that order.
+    /// Reads the columns `id, stream key, capture_time, version, payload` in that order.
     init(row: Row) {
         self.init(id: row[0], payload: row[4], stream: row[1], captureTime: row[2], version: row[3])
     }
 
-    /// The column list matching ``init(row:)``.
-    static let columns = "id, stream, capture_time, version, payload"
+    /// `SELECT` of the columns ``init(row:)`` reads (then `extraColumns`) from `table` (aliased
+    /// `t`), with the stream id turned back into its key; append `WHERE`/`ORDER BY` to it.
+    static func selection(from table: String, extraColumns: String = "") -> String {
+        "SELECT t.id, s.key, t.capture_time, t.version, t.payload\(extraColumns.isEmpty ? "" : ", " + extraColumns) "
+            + "FROM \(table) t JOIN streams s ON s.id = t.stream"
+    }
 }

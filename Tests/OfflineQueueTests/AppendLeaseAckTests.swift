@@ -25,6 +25,23 @@ struct AppendLeaseAckTests {
         try await queue.close()
     }
 
+    @Test("a record accepted after newer ones is leased after them: the queue keeps acceptance order across commits")
+    func lateRecordKeepsAcceptanceOrder() async throws {
+        let fixture = try QueueFixture()
+        defer { fixture.directory.remove() }
+        let queue = try fixture.open()
+        try await queue.append(contentsOf: [fixture.record("b", at: 20), fixture.record("c", at: 30)])
+        let late = try await queue.append(fixture.record("a", at: 10))
+        fixture.clock.advance(by: .seconds(100))
+        // The age reported is that of the record at the front of the queue, the next to go.
+        #expect(try await queue.stats().oldestPendingAgeNanoseconds == 80_000_000_000)
+        let lease = try await queue.lease(max: 10)
+        #expect(lease.records.map(\.text) == ["b", "c", "a"])
+        #expect(lease.ids.last == late)
+        #expect(try await queue.stats().oldestPendingAgeNanoseconds == nil)
+        try await queue.close()
+    }
+
     @Test("concurrent appends share group commits and each caller gets its own ids")
     func groupCommit() async throws {
         var fixture = try QueueFixture()

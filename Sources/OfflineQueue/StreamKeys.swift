@@ -1,0 +1,26 @@
+import GRDB
+
+/// Maps stream keys (a sensor's address, say) to the small integers `records` stores instead,
+/// so each record carries one or two bytes rather than the whole key.
+///
+/// Rows in `streams` are never deleted or changed, so a mapping read once stays true for the
+/// life of the file, whoever wrote it; the writer keeps the mappings of committed transactions.
+struct StreamKeys {
+    private var known: [String: Int64] = [:]
+
+    /// The id of every key in `keys`, adding the new ones inside the caller's transaction.
+    /// Returns every mapping known after the call; pass it to ``remember(_:)`` once it commits.
+    func ids(for keys: some Sequence<String>, in db: Database) throws -> [String: Int64] {
+        var found = known
+        for key in keys where found[key] == nil {
+            try db.execute(sql: "INSERT INTO streams (key) VALUES (?) ON CONFLICT (key) DO NOTHING", arguments: [key])
+            found[key] = try Int64.fetchOne(db, sql: "SELECT id FROM streams WHERE key = ?", arguments: [key])
+        }
+        return found
+    }
+
+    /// Keeps the mappings returned by ``ids(for:in:)`` after its transaction committed.
+    mutating func remember(_ mappings: [String: Int64]) {
+        known = mappings
+    }
+}

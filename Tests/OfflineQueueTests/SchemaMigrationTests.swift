@@ -1,0 +1,54 @@
+import Foundation
+import GRDB
+import Testing
+@testable import OfflineQueue
+
+/// A queue written by an earlier build (schema v1: text stream keys, a state column and its
+/// index) is upgraded in place when it is opened, without losing or reordering anything.
+@Suite("OfflineQueue schema migration")
+struct SchemaMigrationTests {
+    @Test("a v1 file keeps its pending, leased and dead records, ids, streams and id reservation after the v2 upgrade")
+    func v1FileUpgrades() async throws {
+        let fixture = try QueueFixture()
+        defer { fixture.directory.remove() }
+        let start = fixture.clock.nanosecondsSince1970()
+        let leaseExpiry = start + 60_000_000_000
+        let v1 = try DatabaseQueue(path: fixture.path)
+        try QueueSchema.migrator.migrate(v1, upTo: "v1")
+        try await v1.write { db in
+            try db.execute(sql: """
+                INSERT INTO records (id, stream, capture_time, version, state, lease_expiry, payload) VALUES
+                    (3, 'b', ?1 + 3, 1, 0, NULL, CAST('third' AS BLOB)),
+                    (1, 'a', ?1 + 1, 1, 1, ?2, CAST('first' AS BLOB)),
+                    (2, 'a', ?1 + 2, 1, 0, NULL, CAST('second' AS BLOB))
+                """, arguments: [start, leaseExpiry])
+            try db.execute(sql: """
+                INSERT INTO dead_letters (id, stream, capture_time, version, reason, rejected_at, payload) VALUES
+                    (4, 'c', ?1 + 4, 1, 'server said 422', ?1 + 5, CAST('dead' AS BLOB))
+                """, arguments: [start])
+            try db.execute(sql: "UPDATE id_allocation SET next_limit = 100")
+        }
+        try v1.close()
+
+        let queue = try fixture.open()
+        #expect(try await queue.onWriterConnection("SELECT identifier FROM grdb_migrations ORDER BY identifier") == ["v1", "v2"])
+        var stats = try await queue.stats()
+        #expect((stats.pending, stats.leased, stats.dead) == (2, 1, 1))
+        let live = try await queue.records(after: 0, limit: 10)
+        #expect(live.map(\.id) == [1, 2, 3])
+        #expect(live.map(\.stream) == ["a", "a", "b"])
+        #expect(live.map(\.text) == ["first", "second", "third"])
+        let dead = try await queue.deadLetters()
+        #expect(dead.map(\.record.stream) == ["c"])
+        #expect(dead.map(\.reason) == ["server said 422"])
+
+        #expect(try await queue.lease(max: 10).records.map(\.id) == [2, 3])
+        fixture.clock.advance(by: .seconds(60))
+        #expect(try await queue.lease(max: 10).records.map(\.id) == [1])
+        #expect(try await queue.append(fixture.record("new", stream: "a")) >= 100)
+        #expect(try await queue.retryDead() == 1)
+        stats = try await queue.stats()
+        #expect((stats.pending, stats.leased, stats.dead) == (2, 3, 0))
+        try await queue.close()
+    }
+}
