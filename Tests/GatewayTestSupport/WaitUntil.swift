@@ -19,9 +19,11 @@ public func eventually(
     return try await condition()
 }
 
-/// Like `eventually`, but throws `ConditionTimedOut` when the condition never holds.
+/// Like `eventually`, but throws `ConditionTimedOut` when the condition never holds. The
+/// default deadline is long because the whole suite runs its tests concurrently: on a loaded
+/// two-core machine a test can wait tens of seconds for a thread.
 public func waitUntil(
-    timeout: Duration = .seconds(30), polling interval: Duration = .milliseconds(10), _ condition: () async throws -> Bool
+    timeout: Duration = .seconds(120), polling interval: Duration = .milliseconds(10), _ condition: () async throws -> Bool
 ) async throws {
     guard try await eventually(within: timeout, polling: interval, condition) else { throw ConditionTimedOut(timeout: timeout) }
 }

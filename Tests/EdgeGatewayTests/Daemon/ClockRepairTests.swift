@@ -96,7 +96,7 @@ struct ClockRepairTests {
         var foreign = Self.sample(at: clock.now())
         foreign.captured.bootID = UUID()
         buffer.add(foreign)
-        try await waitUntil(timeout: .seconds(30)) { try await held.stats().pending == 6 }
+        try await waitUntil(polling: .milliseconds(50)) { try await held.stats().pending == 6 }
 
         try await repair.repairWhileSynchronized()
         #expect(try await held.stats().pending == 6, "nothing moves while the clock is unsynchronised")
