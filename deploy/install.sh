@@ -13,6 +13,8 @@
 # Installs:
 #   PREFIX/bin/edge-gateway                               0755
 #   PREFIX/lib/systemd/system/edge-gateway.service        0644
+#   PREFIX/lib/systemd/system/bluetooth.service.d/edge-gateway.conf  0644 (restart bluetoothd
+#                                                          when it crashes)
 #   PREFIX/lib/sysusers.d/edge-gateway.conf               0644
 #   PREFIX/lib/tmpfiles.d/edge-gateway.conf               0644
 #   PREFIX/share/doc/edge-gateway/{README.md,LICENSE,gateway.toml.example}  0644
@@ -60,6 +62,7 @@ sed -e "s|/usr/bin/edge-gateway|$prefix/bin/edge-gateway|" \
     "$repo/deploy/edge-gateway.service" > "$unit_dir/edge-gateway.service.new"
 chmod 0644 "$unit_dir/edge-gateway.service.new"
 mv -f "$unit_dir/edge-gateway.service.new" "$unit_dir/edge-gateway.service"
+install -D -m 0644 "$repo/deploy/bluetooth.service.d/edge-gateway.conf" "$unit_dir/bluetooth.service.d/edge-gateway.conf"
 install -D -m 0644 "$repo/deploy/sysusers.d/edge-gateway.conf" "$root$prefix/lib/sysusers.d/edge-gateway.conf"
 install -D -m 0644 "$repo/deploy/tmpfiles.d/edge-gateway.conf" "$root$prefix/lib/tmpfiles.d/edge-gateway.conf"
 install -D -m 0644 "$repo/README.md" "$doc_dir/README.md"

@@ -84,15 +84,21 @@ def main(out_dir, frames_path):
     if received and not mismatches:
         check(True, f"the {len(received)} samples equal the script's frames, in order (bpm, contact, RR)")
 
-    resumed = json_lines(out / "daemon.out")
-    check(bool(resumed) and resumed[-1].get("delivered", 0) >= resumed[-1].get("received_before_restart", 0) + 10,
-          f"the daemon delivers samples to jhe-simulator before and after the peripheral restarts: {resumed}")
+    phases = json_lines(out / "daemon.out")
+    restarted = [line for line in phases if "received_before_restart" in line]
+    check(bool(restarted) and restarted[-1]["delivered"] >= restarted[-1]["received_before_restart"] + 10,
+          f"the daemon delivers samples to jhe-simulator before and after the peripheral restarts: {restarted}")
+    crashed = [line for line in phases if "received_before_bluetoothd_crash" in line]
+    check(bool(crashed) and crashed[-1]["delivered"] >= crashed[-1]["received_before_bluetoothd_crash"] + 10,
+          f"the daemon reconnects after bluetoothd is killed (SIGSEGV) and restarted, and delivers what follows: {crashed}")
 
     retries = (out / "retries").read_text().splitlines() if (out / "retries").exists() else []
     seconds = {step: (out / f"{step}.seconds").read_text().strip()
                for step in STEPS if (out / f"{step}.seconds").exists()}
     print("steps (s): " + ", ".join(f"{step} {value}" for step, value in seconds.items()))
     print(f"retries: {len(retries)}" + "".join(f"\n  {line}" for line in retries))
+    restarts = (out / "bluetoothd-restarts").read_text().splitlines() if (out / "bluetoothd-restarts").exists() else []
+    print(f"bluetoothd restarts: {len(restarts)}" + "".join(f"\n  {line}" for line in restarts))
     print(f"{'FAILED' if failures else 'PASSED'}: {len(failures)} failed check(s)")
     return 1 if failures else 0
 

@@ -70,6 +70,7 @@ struct DebianPackageTests {
         for line in [
             "-rwxr-xr-x root/root", "./usr/bin/edge-gateway",
             "./usr/lib/systemd/system/edge-gateway.service", "./usr/lib/sysusers.d/edge-gateway.conf",
+            "./usr/lib/systemd/system/bluetooth.service.d/edge-gateway.conf",
             "./etc/edge-gateway/gateway.toml", "./usr/share/doc/edge-gateway/copyright",
         ] {
             #expect(contents.standardOutput.contains(line), "\(line) missing:\n\(contents.standardOutput)")

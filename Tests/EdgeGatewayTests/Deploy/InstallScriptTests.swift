@@ -8,7 +8,7 @@ import Testing
 struct InstallScriptTests {
     static let binary = GatewayProcess.productsDirectory.appendingPathComponent("edge-gateway").path
 
-    @Test("stages the binary, unit, sysusers and tmpfiles entries, docs and config with their modes")
+    @Test("stages the binary, unit, bluetoothd restart drop-in, sysusers and tmpfiles entries, docs and config with their modes")
     func stagesTheLayout() async throws {
         let directory = try TemporaryDirectory("deploy-install")
         defer { directory.remove() }
@@ -17,6 +17,7 @@ struct InstallScriptTests {
         let expected: [(String, Int)] = [
             ("/usr/bin/edge-gateway", 0o755),
             ("/usr/lib/systemd/system/edge-gateway.service", 0o644),
+            ("/usr/lib/systemd/system/bluetooth.service.d/edge-gateway.conf", 0o644),
             ("/usr/lib/sysusers.d/edge-gateway.conf", 0o644),
             ("/usr/lib/tmpfiles.d/edge-gateway.conf", 0o644),
             ("/usr/share/doc/edge-gateway/README.md", 0o644),
@@ -30,6 +31,8 @@ struct InstallScriptTests {
         #expect(FileManager.default.contentsEqual(atPath: root + "/usr/bin/edge-gateway", andPath: Self.binary))
         #expect(FileManager.default.contentsEqual(
             atPath: root + "/usr/lib/systemd/system/edge-gateway.service", andPath: DeployTree.path("deploy/edge-gateway.service")))
+        let dropIn = try String(contentsOfFile: root + "/usr/lib/systemd/system/bluetooth.service.d/edge-gateway.conf", encoding: .utf8)
+        #expect(dropIn.contains("[Service]\nRestart=on-failure\n"))
         let installed = try await GatewayProcess.run(["--version"], executable: root + "/usr/bin/edge-gateway")
         #expect(installed.status == 0 && !installed.standardOutput.isEmpty)
     }
