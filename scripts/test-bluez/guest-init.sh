@@ -191,8 +191,8 @@ status_written_after() { (($(status --written) > $1)); }
 
 # The daemon against edge-gateway jhe-simulator (in the guest, on loopback), with the strap
 # (bound by pair) streaming in a loop: samples reach the server; the peripheral is restarted
-# mid-stream (its process killed, so bluetoothd drops its GATT application and advertisement,
-# then started again); samples captured after the restart must reach the server too.
+# mid-stream, then bluetoothd is killed; samples captured after each must reach the server
+# too (delivery_resumes_after).
 daemon() {
     kill "$PERIPHERAL_PID" 2>/dev/null
     wait "$PERIPHERAL_PID" 2>/dev/null
@@ -214,21 +214,12 @@ TOML
     local ok=0
     if wait_for 240 delivered_at_least 10; then
         log "daemon: $(status samplesDelivered) samples delivered; restarting the peripheral"
-        kill "$PERIPHERAL_PID"
-        wait "$PERIPHERAL_PID" 2>/dev/null
-        # Every sample received before the restart, from a report written after it: the
-        # ones delivered beyond that count were captured after the restart.
-        local stopped_at before
-        stopped_at=$(date +%s)
-        wait_for 30 status_written_after "$stopped_at"
-        before=$(status samplesReceived)
-        start_peripheral 0 --loop || return 1
-        if wait_for 240 delivered_at_least $((before + 10)); then
-            log "daemon: $(status samplesDelivered) delivered; $before were received before the restart"
-            echo "{\"received_before_restart\":$before,\"delivered\":$(status samplesDelivered)}"
-            crash_bluetoothd || ok=1
-        else
-            log "daemon: samples received after the peripheral restart did not reach the server ($(status samplesDelivered) delivered, $before received before the restart)"; ok=1
+        delivery_resumes_after restart true || ok=1
+        if ((ok == 0)); then
+            log "daemon: killing bluetoothd"
+            touch /run/bluetoothd-kill-expected
+            pkill -SEGV -x bluetoothd || ok=1
+            delivery_resumes_after bluetoothd_crash wait_for 120 stack_ready || ok=1
         fi
     else
         log "daemon: fewer than 10 samples delivered ($(status samplesDelivered))"; ok=1
@@ -240,27 +231,31 @@ TOML
     return $ok
 }
 
-# bluetoothd killed with SIGSEGV (its real failure) while the daemon streams: once the
-# supervisor has restarted it and powered the controllers, the gateway must reconnect on its
-# own (the peripheral, whose registrations died with bluetoothd, is started again, as its own
-# service would be) and deliver 10 more samples captured after the crash.
-crash_bluetoothd() {
+# After an interruption, delivery must resume: stops the peripheral, runs the rest of the
+# arguments (a wait for the stack to be back), starts the peripheral again, and requires 10
+# samples beyond all those received before the interruption (counted from a status report
+# written after it) to reach the server. Prints {"received_before_$1":N,"delivered":M}.
+#
+# The daemon step uses it twice: after a plain peripheral restart (bluetoothd drops its GATT
+# application and advertisement), and after bluetoothd is killed with SIGSEGV, its real
+# failure, and restarted by the supervisor: then the gateway must reconnect on its own (the
+# peripheral, whose registrations died with bluetoothd, is started again, as its own service
+# would be).
+delivery_resumes_after() {
+    local what=$1; shift
     local stopped_at before
-    log "daemon: killing bluetoothd"
-    touch /run/bluetoothd-kill-expected
-    pkill -SEGV -x bluetoothd || return 1
     kill "$PERIPHERAL_PID"
     wait "$PERIPHERAL_PID" 2>/dev/null
     stopped_at=$(date +%s)
-    wait_for 120 stack_ready || { log "daemon: bluetoothd did not come back"; return 1; }
+    "$@" || { log "daemon: the stack did not come back after the $what"; return 1; }
     wait_for 30 status_written_after "$stopped_at"
     before=$(status samplesReceived)
     start_peripheral 0 --loop || return 1
     if wait_for 240 delivered_at_least $((before + 10)); then
-        log "daemon: $(status samplesDelivered) delivered; $before were received before bluetoothd was killed"
-        echo "{\"received_before_bluetoothd_crash\":$before,\"delivered\":$(status samplesDelivered)}"
+        log "daemon: $(status samplesDelivered) delivered; $before were received before the $what"
+        echo "{\"received_before_$what\":$before,\"delivered\":$(status samplesDelivered)}"
     else
-        log "daemon: nothing captured after the bluetoothd restart reached the server ($(status samplesDelivered) delivered, $before received before)"
+        log "daemon: nothing captured after the $what reached the server ($(status samplesDelivered) delivered, $before received before)"
         return 1
     fi
 }
