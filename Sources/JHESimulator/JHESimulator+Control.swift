@@ -93,9 +93,10 @@ extension JHESimulator {
         await state.observations.filter { $0.code == code }.count
     }
 
-    /// The decoded OMH data points stored for a code, oldest first, as JSON text.
-    public func storedPayloads(code: String = "omh:heart-rate:2.0") async -> [Data] {
-        await state.observations.filter { $0.code == code }.map(\.payload)
+    /// The OMH data points stored for a code, oldest first, reduced to what callers compare
+    /// with what a gateway accepted: the header's uuid and the effective time.
+    public func storedDataPoints(code: String = "omh:heart-rate:2.0") async -> [StoredDataPoint] {
+        await state.observations.filter { $0.code == code }.map { StoredDataPoint(payload: $0.payload) }
     }
 
     static func token(inLink link: String) -> String? {

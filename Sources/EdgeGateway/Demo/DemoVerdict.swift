@@ -78,12 +78,9 @@ struct DemoVerdict {
         straps = sensors.count
         captured = sensors.reduce(0) { $0 + $1.samplesReceived }
         accepted = sensors.reduce(0) { $0 + $1.samplesAccepted }
-        let payloads = await stage.jhe.storedPayloads()
-        stored = payloads.count
-        uniqueStored = Set(payloads.compactMap { data -> String? in
-            let point = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-            return (point?["header"] as? [String: Any])?["uuid"] as? String
-        }).count
+        let points = await stage.jhe.storedDataPoints()
+        stored = points.count
+        uniqueStored = Set(points.compactMap(\.uuid)).count
         let counters = await stage.jhe.counters
         duplicatesAnswered = counters.duplicates
         refreshes = counters.refreshes

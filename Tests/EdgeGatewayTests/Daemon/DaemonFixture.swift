@@ -96,13 +96,9 @@ final class DaemonFixture: Sendable {
 
     /// The samples stored on the server, in the order it stored them: (OMH header uuid, time).
     func serverSamples() async throws -> [(id: UUID, time: String)] {
-        try await jhe.storedPayloads().map { data in
-            let point = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-            let header = point?["header"] as? [String: Any]
-            let body = point?["body"] as? [String: Any]
-            let frame = body?["effective_time_frame"] as? [String: Any]
-            guard let id = (header?["uuid"] as? String).flatMap(UUID.init(uuidString:)), let time = frame?["date_time"] as? String else {
-                throw FixtureError("stored data point without uuid or time: \(String(decoding: data, as: UTF8.self))")
+        try await jhe.storedDataPoints().map { point in
+            guard let id = point.uuid, let time = point.dateTime else {
+                throw FixtureError("stored data point without uuid or time: \(point.json)")
             }
             return (id, time)
         }
