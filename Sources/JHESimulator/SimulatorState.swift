@@ -87,8 +87,10 @@ actor SimulatorState {
         }
     }
 
+    /// Counts an arriving request and picks its fault, if any.
     func takeFault(for path: String) -> (FaultPlan.Action?, Duration) {
-        (faults.take(for: path), faults.replyDelay)
+        counters.requests += 1
+        return (faults.take(for: path), faults.replyDelay)
     }
 
     func updateFaults(_ change: @Sendable (inout FaultPlan) -> Void) { change(&faults) }
@@ -108,6 +110,8 @@ actor SimulatorState {
 
 /// What the simulator has seen, for tests and the benchmark.
 public struct SimulatorCounters: Sendable, Equatable {
+    /// Every request that arrived, whatever its path or fate.
+    public var requests = 0
     /// `grant_type=refresh_token` requests that rotated a token.
     public var refreshes = 0
     /// All `/o/token/` requests.

@@ -29,6 +29,7 @@ public struct UplinkError: Error, Sendable, Equatable, CustomStringConvertible {
         case unexpectedReply = "uplink.unexpected-reply"
         case unauthorized = "uplink.unauthorized"
         case invalidCAFile = "uplink.invalid-ca-file"
+        case serverMoved = "uplink.server-moved"
     }
 
     /// What kind of failure.

@@ -2,7 +2,7 @@ import Foundation
 import JHESimulator
 import Testing
 
-/// Contract §3 and §6 on the simulator: per-entry checks in order, whole-request failures,
+/// Contract §1, §3 and §6 on the simulator: per-entry checks in order, whole-request failures,
 /// media types, de-duplication, reading back.
 @Suite("JHESimulator batch upload contract")
 struct BatchContractTests {

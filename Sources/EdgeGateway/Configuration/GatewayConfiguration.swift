@@ -1,4 +1,5 @@
 import Foundation
+import Uplink
 
 /// Everything `gateway.toml` can set, with the defaults a gateway runs with when the file (or a
 /// key) is absent. Every key is documented, with its default, in `deploy/gateway.toml.example`;
@@ -44,9 +45,11 @@ struct GatewayConfiguration: Sendable, Equatable {
 
     /// `[uplink]`: delivery to JupyterHealth Exchange.
     struct Uplink: Sendable, Equatable {
-        /// Overrides the server recorded at enrolment (nil: use the enrolment's).
+        /// The server `enroll` uses when no link or flag names one; once enrolled, a statement
+        /// checked against the enrolment, never a redirect of its tokens (`ServerSettings`).
         var baseURL: String?
-        var fhirPath = "/FHIR/R5/"
+        /// The FHIR base path on the enrolled server (nil: the one recorded at enrolment).
+        var fhirPath: String?
         /// Entries per Bundle.
         var batchSize = 100
         /// How often the uploader looks for pending samples when the last round found none.
@@ -74,4 +77,9 @@ struct GatewayConfiguration: Sendable, Equatable {
     var queue = Queue()
     var uplink = Uplink()
     var metrics = Metrics()
+}
+
+extension GatewayConfiguration.Uplink {
+    /// What uploads, `status` and `doctor` make of `base_url` and `fhir_path`.
+    var serverSettings: ServerSettings { ServerSettings(baseURL: baseURL, fhirPath: fhirPath) }
 }

@@ -1,68 +1,58 @@
-import GATTHeartRate
 import Logging
 import OfflineQueue
 import ServiceLifecycle
 
-/// Moves samples from the held queue to the upload queue once the wall clock synchronises,
-/// re-stamped from the monotonic clock ("Time" in docs/architecture.md).
+/// Releases held samples (``HeldSamples``) once the wall clock synchronises, or at once when
+/// `[gateway] hold_until_clock_sync` is off (a box whose clock is right without NTP: the
+/// operator vouches for it, including for samples held before the switch).
 ///
-/// A sample from another boot cannot be re-stamped; it becomes a dead letter, filed under the
-/// time of repair so that age-based eviction does not take it for ancient.
-///
-/// Each step is append-then-acknowledge, so a crash in between re-sends a sample with the same
-/// id, which the server drops as a duplicate (409): nothing is lost, nothing is stored twice.
+/// While samples are held the operator hears of it once per episode, with the fix, and
+/// `status`, `queue stats` and the metrics count them.
 struct ClockRepairService: Service {
     let held: OfflineQueue
     let queue: OfflineQueue
     let clock: CaptureClock
     let counters: DaemonCounters
     let logger: Logger
+    /// `[gateway] hold_until_clock_sync`.
+    var holdUnsynchronized = true
     var checkInterval: Duration = .seconds(5)
-    var batchSize = 1_000
 
     func run() async throws {
+        var holding = false
         while !Task.isCancelledOrShuttingDown {
             do {
-                try await repairWhileSynchronized()
-                let waiting = try await held.stats()
-                counters.update { $0.setSamplesAwaitingClock(waiting.pending + waiting.leased) }
+                try await releaseIfAllowed()
+                let stats = try await held.stats()
+                let waiting = stats.pending + stats.leased
+                counters.update { $0.setSamplesAwaitingClock(waiting) }
+                if waiting > 0 && !holding {
+                    logger.warning(
+                        "the system clock is not synchronised: samples wait in \(HeldSamples.fileName) and are not uploaded until it is. Enable NTP (`timedatectl set-ntp true`); if this box's clock is right without NTP, set [gateway] hold_until_clock_sync = false; `edge-gateway queue release-held` releases them now",
+                        metadata: ["held": "\(waiting)"])
+                }
+                holding = waiting > 0
             } catch {
-                logger.error("clock repair failed; will retry", metadata: ["error": "\(error)"])
+                logger.error("releasing held samples failed; will retry", metadata: ["error": "\(error)"])
             }
             await ServicePause.sleep(for: checkInterval)
         }
     }
 
-    /// Repairs held samples in batches while the clock is synchronised.
-    func repairWhileSynchronized() async throws {
-        while clock.source.isSynchronized() {
-            let lease = try await held.lease(max: batchSize)
-            if lease.records.isEmpty { return }
-            let now = clock.now()
-            var repaired: [HeartRateSample] = []
-            var unrepairable: [HeartRateSample] = []
-            var undecodable: [Int64] = []
-            for record in lease.records {
-                do throws(SampleRecord.DecodingFailure) {
-                    let sample = try SampleRecord.sample(from: record)
-                    if let fixed = ClockRepair.restamp(sample, now: now) { repaired.append(fixed) } else { unrepairable.append(sample) }
-                } catch {
-                    undecodable.append(record.id)
-                    logger.error("held record is not a sample", metadata: ["error": "\(error.message)"])
-                }
-            }
-            try await queue.append(contentsOf: repaired.map(SampleRecord.record(for:)))
-            for sample in unrepairable {
-                var record = try SampleRecord.record(for: sample)
-                record.captureTime = now.wallClockNanoseconds
-                let ids = try await queue.append(contentsOf: [record])
-                try await queue.reject(ids, reason: ClockRepair.unrepairableReason(sample))
-            }
-            try await held.reject(undecodable, reason: "undecodable-record")
-            try await held.ack(lease.ids.filter { !undecodable.contains($0) })
-            logger.notice("clock synchronised: re-stamped held samples", metadata: [
-                "repaired": "\(repaired.count)", "unrepairable": "\(unrepairable.count)",
-            ])
+    /// Releases what is held while the clock is synchronised or the hold is off; logs what moved.
+    @discardableResult
+    func releaseIfAllowed() async throws -> HeldSamples.Release {
+        let released = try await HeldSamples(held: held, queue: queue).release(now: clock.now) {
+            !holdUnsynchronized || clock.source.isSynchronized()
         }
+        if released.total > 0 { log(released) }
+        return released
+    }
+
+    private func log(_ released: HeldSamples.Release) {
+        let why = clock.source.isSynchronized() ? "the clock is synchronised" : "hold_until_clock_sync is off"
+        logger.notice("\(why): released held samples, re-stamped from the monotonic clock", metadata: [
+            "repaired": "\(released.repaired)", "unrepairable": "\(released.unrepairable)", "undecodable": "\(released.undecodable)",
+        ])
     }
 }

@@ -109,6 +109,18 @@ struct CounterBoard: Sendable {
         }
     }
 
+    /// Uploads have been failing since `since`, now for `reason`.
+    mutating func uplinkFailing(_ reason: String, since: Date) {
+        uplink.currentError = reason
+        uplink.failingSince = since
+    }
+
+    /// Uploads go through again.
+    mutating func uplinkRecovered() {
+        uplink.currentError = nil
+        uplink.failingSince = nil
+    }
+
     /// What the token manager knows now.
     mutating func uplinkCredentials(_ credentials: Credentials?, refreshes: Int) {
         uplink.server = credentials?.server.baseURL

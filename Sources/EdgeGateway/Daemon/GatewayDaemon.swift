@@ -22,12 +22,14 @@ struct GatewayDaemon {
     func run() async throws {
         try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let queue = try openQueue("queue.sqlite")
-        let held = try openQueue("held.sqlite", evictByAge: false)
+        let held = try openQueue(HeldSamples.fileName, evictByAge: false)
         let uplink = configuration.uplink
         let transport = try AsyncHTTPTransport(caFile: uplink.caFile, environment: environment, targetHost: nil)
-        let tokens = TokenManager(store: CredentialsFileStore(directory: stateDirectory), transport: transport, timeout: uplink.timeout)
+        let tokens = TokenManager(
+            store: CredentialsFileStore(directory: stateDirectory), transport: transport, timeout: uplink.timeout,
+            serverSettings: uplink.serverSettings)
         let delivery = DeliveryConfiguration(
-            batchSize: uplink.batchSize, requestTimeout: uplink.timeout,
+            batchSize: uplink.batchSize, requestTimeout: uplink.timeout, backoff: BackoffPolicy(maxAttempts: 1),
             encoding: EncodingOptions(
                 resolution: try UploadResolution(parsing: uplink.resolution), includeRRIntervals: uplink.rrIntervals,
                 dropNoContact: uplink.dropNoContact))
@@ -45,7 +47,9 @@ struct GatewayDaemon {
             SampleIntake(
                 buffer: buffer, queue: queue, held: held, counters: counters, logger: logger,
                 holdUnsynchronized: configuration.gateway.holdUntilClockSync),
-            ClockRepairService(held: held, queue: queue, clock: clock, counters: counters, logger: logger),
+            ClockRepairService(
+                held: held, queue: queue, clock: clock, counters: counters, logger: logger,
+                holdUnsynchronized: configuration.gateway.holdUntilClockSync),
             UploadService(
                 queue: queue, client: JHEClient(tokens: tokens, transport: transport, configuration: delivery), tokens: tokens,
                 counters: counters, logger: logger, batchSize: uplink.batchSize, idleInterval: uplink.interval,
@@ -109,7 +113,7 @@ struct GatewayDaemon {
         guard let notifier else { return }
         let subscribed = report.sensors.filter { $0.state == SensorState.subscribed.name }.count
         let uplink = report.uplink.reenrolmentRequired.map { "re-enrolment required: \($0)" }
-            ?? report.uplink.lastError.map { _ in "uplink failing (see status)" } ?? "uplink ok"
+            ?? report.uplink.currentError.map { _ in "uplink failing (see status)" } ?? "uplink ok"
         do {
             try notifier.send(["READY=1", "STATUS=\(subscribed)/\(report.sensors.count) straps subscribed; \(uplink)", "WATCHDOG=1"])
         } catch {

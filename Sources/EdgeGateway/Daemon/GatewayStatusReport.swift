@@ -54,6 +54,10 @@ struct GatewayStatusReport: Codable, Sendable, Equatable {
         var lastSuccessAt: Date?
         var lastErrorAt: Date?
         var lastError: String?
+        /// Why uploads are failing now and since when (the start of the episode); nil while
+        /// they go through.
+        var currentError: String?
+        var failingSince: Date?
         /// When the access token expires (it is renewed before).
         var tokenExpiresAt: Date?
         var tokenRefreshes: Int

@@ -10,9 +10,13 @@ import Uplink
 /// when JHE has it (201, or 409 for a re-sent one).
 ///
 /// A round keeps its samples until every one is settled, retrying the unsettled ones with a
-/// growing pause, so an outage never reorders the backlog: it drains in capture order. Records
-/// JHE refuses (a schema error, a withdrawn consent) become dead letters with the server's
-/// reason, for `edge-gateway queue retry-dead` once the cause is fixed.
+/// growing pause, so an outage never reorders the backlog: it drains in capture order. This is
+/// the only retry loop of the upload path (the client makes one attempt per call). While the
+/// server cannot be reached at all, a cheap anonymous probe runs every `probeInterval` during
+/// the long pauses, so uploads resume within seconds of the server's return however long the
+/// outage, without sending full batches at a server that is down. Records JHE refuses (a schema
+/// error, a withdrawn consent) become dead letters with the server's reason, for
+/// `edge-gateway queue retry-dead` once the cause is fixed.
 struct UploadService: Service {
     let queue: OfflineQueue
     let client: JHEClient
@@ -26,14 +30,17 @@ struct UploadService: Service {
     /// The first pause after a failed round; it doubles up to `maximumRetryInterval`.
     var retryInterval: Duration = .seconds(5)
     var maximumRetryInterval: Duration = .seconds(300)
+    /// How often the server is probed while it cannot be reached.
+    var probeInterval: Duration = .seconds(5)
     /// Called after every round that had samples (the upload history).
     var onAttempt: @Sendable (UploadAttempt) -> Void = { _ in }
 
     func run() async throws {
+        var episode = UplinkEpisode(logger: logger, counters: counters)
         while !Task.isCancelledOrShuttingDown {
             let uploaded: Bool
             do {
-                uploaded = try await uploadRound()
+                uploaded = try await uploadRound(&episode)
             } catch {
                 logger.error("the upload queue could not be read; will retry", metadata: ["error": "\(error)"])
                 uploaded = false
@@ -44,7 +51,7 @@ struct UploadService: Service {
     }
 
     /// Leases one batch and settles it; false when the queue was empty.
-    private func uploadRound() async throws -> Bool {
+    private func uploadRound(_ episode: inout UplinkEpisode) async throws -> Bool {
         let lease = try await queue.lease(max: batchSize)
         guard !lease.records.isEmpty else { return false }
         var pending: [(id: Int64, sample: HeartRateSample)] = []
@@ -56,22 +63,64 @@ struct UploadService: Service {
             }
         }
         var pause = retryInterval
+        var retriedEarly = false
         while !pending.isEmpty {
-            pending = try await attempt(pending)
+            let delivery: Delivery
+            (pending, delivery) = try await attempt(pending, episode: &episode)
             let waitingForEnrolment = await refreshTokenStatus()
             guard !pending.isEmpty, !Task.isCancelledOrShuttingDown else { break }
-            await ServicePause.sleep(for: waitingForEnrolment ? retryInterval : pause)
+            if waitingForEnrolment {
+                await ServicePause.sleep(for: retryInterval)
+                continue
+            }
+            let wait = max(pause, delivery.retryAfter ?? .zero)
+            if delivery.serverUnreachable {
+                retriedEarly = await waitForServer(upTo: wait, trustFirstProbe: !retriedEarly)
+            } else {
+                retriedEarly = false
+                await ServicePause.sleep(for: wait)
+            }
             pause = min(pause * 2, maximumRetryInterval)
         }
         return true
     }
 
-    /// One delivery of `samples`; returns the ones to try again.
-    private func attempt(_ samples: [(id: Int64, sample: HeartRateSample)]) async throws -> [(id: Int64, sample: HeartRateSample)] {
+    /// Waits up to `limit`, probing every `probeInterval`, and ends the wait early (returning
+    /// true) as soon as the server answers again. A server that answers the very first probe
+    /// ends the wait only if `trustFirstProbe`: after an early retry has failed anyway, the
+    /// trouble is not reachability (a proxy failing only the FHIR path, say), and the rest of
+    /// the pause is waited out, so such a server is not sent a full batch every few seconds.
+    private func waitForServer(upTo limit: Duration, trustFirstProbe: Bool) async -> Bool {
+        let deadline = ContinuousClock.now + limit
+        var seenDown = false
+        while !Task.isCancelledOrShuttingDown {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { return false }
+            await ServicePause.sleep(for: min(probeInterval, left))
+            guard ContinuousClock.now < deadline, !Task.isCancelledOrShuttingDown else { return false }
+            let answers = await client.probe()
+            if answers && (seenDown || trustFirstProbe) {
+                logger.info("the server answers again; retrying the upload now")
+                return true
+            }
+            if answers {
+                await ServicePause.sleep(for: deadline - ContinuousClock.now)
+                return false
+            }
+            seenDown = true
+        }
+        return false
+    }
+
+    /// One delivery of `samples`; returns the ones to try again and what the client learnt.
+    private func attempt(
+        _ samples: [(id: Int64, sample: HeartRateSample)], episode: inout UplinkEpisode
+    ) async throws -> ([(id: Int64, sample: HeartRateSample)], Delivery) {
         let startedAt = Date()
         let start = ContinuousClock.now
-        let outcomes = await cancelWhenGracefulShutdown { await client.deliver(samples.map(\.sample)) }
-            ?? samples.map { _ in .retryLater(reason: "the gateway is shutting down") }
+        let delivery = await cancelWhenGracefulShutdown { await client.delivery(of: samples.map(\.sample)) }
+            ?? Delivery(outcomes: samples.map { _ in .retryLater(reason: "the gateway is shutting down") })
+        let outcomes = delivery.outcomes
         let latency = ContinuousClock.now - start
         var settled: [Int64] = []
         var refused: [String: [Int64]] = [:]
@@ -84,20 +133,24 @@ struct UploadService: Service {
             }
         }
         try await queue.ack(settled)
-        for (reason, ids) in refused { try await queue.reject(ids, reason: reason) }
+        for (reason, ids) in refused {
+            try await queue.reject(ids, reason: reason)
+            logger.warning("the server refused samples; they are dead letters now (`edge-gateway queue dead`)", metadata: [
+                "samples": "\(ids.count)", "reason": "\(reason)",
+            ])
+        }
         let perSample = zip(samples, outcomes).map { ($0.sample.sensor, $1) }
         counters.update { $0.uploaded(perSample, latency: latency, at: Date()) }
-        let record = UploadAttempt(outcomes: outcomes, startedAt: startedAt, latency: latency)
-        onAttempt(record)
-        if let error = record.error {
-            logger.warning("upload round incomplete", metadata: [
-                "samples": "\(samples.count)", "delivered": "\(record.delivered)", "retry_later": "\(record.retryLater)",
-                "rejected": "\(record.rejected + record.held)", "reason": "\(error)",
-            ])
+        onAttempt(UploadAttempt(outcomes: outcomes, startedAt: startedAt, latency: latency))
+        if Task.isCancelledOrShuttingDown {
+            logger.debug("upload round abandoned for shutdown; its samples stay queued", metadata: ["samples": "\(again.count)"])
+        } else if let reason = outcomes.lazy.compactMap(\.retryReason).first {
+            episode.failed(reason, at: startedAt, unsettled: again.count)
         } else {
-            logger.debug("upload round complete", metadata: ["samples": "\(samples.count)", "seconds": "\(record.durationSeconds)"])
+            episode.succeeded(at: Date())
+            logger.debug("upload round complete", metadata: ["samples": "\(samples.count)", "seconds": "\(latency.seconds)"])
         }
-        return again
+        return (again, delivery)
     }
 
     /// Publishes the token state; true while uploads wait for `edge-gateway enroll` (not
@@ -127,6 +180,12 @@ extension UploadAttempt {
 }
 
 extension Outcome {
+    /// Why the sample waits for another attempt, if it does.
+    var retryReason: String? {
+        if case .retryLater(let reason) = self { return reason }
+        return nil
+    }
+
     /// Why the sample is not settled yet, if it is not.
     var unsettledReason: String? {
         switch self {

@@ -37,7 +37,8 @@ actor DemoDashboard {
         lines.append("")
         lines.append("queue: \(stats.map { "\($0.pending) pending, \($0.leased) leased, \($0.dead) dead" } ?? "-")")
         lines.append("JHE: \(stored) stored, \(counters.duplicates) duplicates answered 409, \(counters.refreshes) token refreshes")
-        lines.append("uplink: last success \(uplink?.lastSuccessAt.map(RFC3339Text.format) ?? "never"); last error: \(uplink?.lastError ?? "none")")
+        let failing = uplink?.currentError.map { "failing since \(uplink?.failingSince.map(RFC3339Text.format) ?? "?"): \($0)" }
+        lines.append("uplink: last success \(uplink?.lastSuccessAt.map(RFC3339Text.format) ?? "never"); \(failing ?? "no error now")")
         if interactive {
             StandardOutput.writeLine("\u{1B}[H\u{1B}[2J" + (lines + [""] + notes.suffix(8)).joined(separator: "\n"))
         } else {

@@ -8,8 +8,9 @@ struct DoctorCommand: AsyncParsableCommand {
         discussion: """
             Checks, in order: bluetoothd (org.bluez owned on the system bus; \
             DBUS_SYSTEM_BUS_ADDRESS is honoured), adapter ([bluetooth] adapter present and \
-            powered), sensors (every bound strap known to bluetoothd), jhe (TCP+TLS+HTTP to \
-            [uplink] base_url or the enrolled server), token (enrolled, not marked for \
+            powered), sensors (every bound strap known to bluetoothd), jhe (TCP+TLS+HTTP to the \
+            enrolled server, which must be [uplink] base_url if that is set; before enrolment, \
+            base_url), token (enrolled, not marked for \
             re-enrolment, unexpired, accepted by an authenticated GET of the user profile; it is \
             never renewed here, the daemon owns that), consent (heart rate consented, per bound \
             patient), disk space (at least 256 MB free for the state directory), clock \

@@ -26,6 +26,8 @@ struct GatewaySnapshot {
     let bindingsProblem: String?
     /// nil when there is no queue file yet (nothing was ever queued).
     let queue: Result<QueueStats?, QueueError>
+    /// The held queue (`held.sqlite`, samples waiting for the clock); nil when there is none.
+    let held: Result<QueueStats?, QueueError>
     /// nil when not enrolled.
     let credentials: Result<Credentials?, UplinkError>
     let clockSynchronized: Bool
@@ -61,12 +63,13 @@ struct GatewaySnapshot {
             liveness: DaemonLiveness(report: report, reportProblem: reportProblem, now: now),
             bindings: bindings, bindingsProblem: bindingsProblem,
             queue: await queueStats(path: stateDirectory + "/queue.sqlite"),
+            held: await queueStats(path: stateDirectory + "/" + HeldSamples.fileName),
             credentials: credentials, clockSynchronized: CaptureClock.isSynchronized)
     }
 
-    /// The queue's statistics, read with `.attach` (never creating, checking or replacing the
+    /// A queue file's statistics, read with `.attach` (never creating, checking or replacing the
     /// daemon's file); a missing queue is an empty one.
-    private static func queueStats(path: String) async -> Result<QueueStats?, QueueError> {
+    static func queueStats(path: String) async -> Result<QueueStats?, QueueError> {
         guard FileManager.default.fileExists(atPath: path) else { return .success(nil) }
         do {
             let queue = try OfflineQueue(path: path, access: .attach)
@@ -92,5 +95,20 @@ struct GatewaySnapshot {
             rows.append(SensorRow(binding: binding))
         }
         return rows
+    }
+}
+
+extension GatewaySnapshot {
+    /// Samples in the held queue (pending or leased), 0 without one; nil when it cannot be read.
+    var heldCount: Int? {
+        switch held {
+        case .success(let stats): (stats?.pending ?? 0) + (stats?.leased ?? 0)
+        case .failure: nil
+        }
+    }
+
+    /// The server uploads go to, or why none may be used (`uplink.server-moved`).
+    func uploadServer(_ credentials: Credentials) -> Result<ServerAddress, UplinkError> {
+        Result { () throws(UplinkError) in try configuration.uplink.serverSettings.server(for: credentials) }
     }
 }

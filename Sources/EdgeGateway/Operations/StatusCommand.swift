@@ -21,10 +21,11 @@ struct StatusCommand: AsyncParsableCommand {
                 last_sample_age_s, bpm, battery_percent, samples_received, samples_accepted,
                 samples_delivered, samples_duplicate, samples_rejected, samples_evicted,
                 malformed_frames, reconnects}],
-              queue {readable, error, pending, leased, dead, evicted, oldest_pending_age_s, db_bytes},
-              uplink {enrolled, credentials_error, server, patient_id, device_id, token_expires_at,
-                token_expired, token_refreshes, last_success_at, last_error_at, last_error,
-                reenrolment_required}
+              queue {readable, error, pending, leased, dead, evicted, oldest_pending_age_s, db_bytes,
+                held},
+              uplink {enrolled, credentials_error, server, fhir_url, server_error, patient_id,
+                device_id, token_expires_at, token_expired, token_refreshes, last_success_at,
+                last_error_at, last_error, current_error, failing_since, reenrolment_required}
             Times are RFC 3339 UTC, ages in seconds; unknown values are null (the daemon's \
             counters are null for a strap it has not reported on).
 

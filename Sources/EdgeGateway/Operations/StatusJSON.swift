@@ -15,7 +15,7 @@ enum StatusJSON {
         line.add("clock", object: clock(snapshot))
         let evictions: [String: Int]? = failure(snapshot.queue) == nil ? (try? snapshot.queue.get())?.evictedByStream ?? [:] : nil
         line.add("sensors", objects: snapshot.sensorRows.map { row in sensor(row, now: snapshot.now, evicted: evictions.map { $0[row.status.address] ?? 0 }) })
-        line.add("queue", object: queue(snapshot.queue))
+        line.add("queue", object: queue(snapshot.queue, held: snapshot.heldCount))
         line.add("uplink", object: uplink(snapshot))
         return line.text
     }
@@ -65,7 +65,8 @@ enum StatusJSON {
         return line
     }
 
-    private static func queue(_ result: Result<QueueStats?, QueueError>) -> JSONLine {
+    /// `held`: samples waiting for the clock in `held.sqlite` (nil when it cannot be read).
+    private static func queue(_ result: Result<QueueStats?, QueueError>, held: Int?) -> JSONLine {
         var line = JSONLine()
         let stats = try? result.get()
         let readable = failure(result) == nil
@@ -78,6 +79,7 @@ enum StatusJSON {
         line.add("evicted", count(stats?.evicted))
         line.add("oldest_pending_age_s", stats?.oldestPendingAgeNanoseconds.map { .number(QueueStatsCommand.seconds($0)) } ?? .null)
         line.add("db_bytes", count(stats.map { Int($0.databaseBytes) }))
+        line.add("held", JSONLine.optional(held))
         return line
     }
 
@@ -93,7 +95,10 @@ enum StatusJSON {
         let reported = snapshot.report?.uplink
         line.add("enrolled", .boolean(credentials != nil))
         line.add("credentials_error", JSONLine.optional(failure(snapshot.credentials)))
-        line.add("server", JSONLine.optional(snapshot.configuration.uplink.baseURL ?? credentials?.server.baseURL ?? reported?.server))
+        let server = credentials.map(snapshot.uploadServer)
+        line.add("server", JSONLine.optional(credentials?.server.baseURL ?? reported?.server))
+        line.add("fhir_url", JSONLine.optional(try? server?.get().fhirBatchURL))
+        line.add("server_error", JSONLine.optional(server.flatMap(failure)))
         line.add("patient_id", JSONLine.optional(credentials?.patientID))
         line.add("device_id", JSONLine.optional(credentials?.deviceID))
         let expiry = credentials.map { Date(timeIntervalSince1970: TimeInterval($0.expiresAt)) }
@@ -103,6 +108,8 @@ enum StatusJSON {
         line.add("last_success_at", time(reported?.lastSuccessAt))
         line.add("last_error_at", time(reported?.lastErrorAt))
         line.add("last_error", JSONLine.optional(reported?.lastError))
+        line.add("current_error", JSONLine.optional(reported?.currentError))
+        line.add("failing_since", time(reported?.failingSince))
         line.add("reenrolment_required", JSONLine.optional(credentials?.reenrolmentRequired ?? reported?.reenrolmentRequired))
         return line
     }

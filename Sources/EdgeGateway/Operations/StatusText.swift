@@ -15,7 +15,11 @@ enum StatusText {
         heading.add(["clock", (snapshot.clockSynchronized ? "synchronised" : "NOT synchronised (samples are held until it is)") + awaiting])
         lines += heading.lines
         lines += [""] + sensors(snapshot)
-        lines += ["", "queue"] + indented(queue(snapshot.queue))
+        var queueTable = queue(snapshot.queue)
+        if let held = snapshot.heldCount, held > 0 {
+            queueTable.add(["held for the clock", "\(held) (in \(HeldSamples.fileName); released when the clock synchronises, or with `edge-gateway queue release-held`)"])
+        }
+        lines += ["", "queue"] + indented(queueTable)
         lines += ["", "uplink"] + indented(uplink(snapshot))
         return lines
     }
@@ -74,13 +78,17 @@ enum StatusText {
         case .success(nil):
             table.add(["enrolment", "not enrolled; run `edge-gateway enroll LINK_OR_CODE`"])
         case .success(let credentials?):
-            table.add(["server", snapshot.configuration.uplink.baseURL ?? credentials.server.baseURL])
+            switch snapshot.uploadServer(credentials) {
+            case .success(let server): table.add(["server", server.fhirBatchURL])
+            case .failure(let error): table.add(["server", "NOT USED: \(error.message)"])
+            }
             table.add(["patient / device", "\(credentials.patientID ?? "-") / \(credentials.deviceID ?? "-")"])
             let expiry = Date(timeIntervalSince1970: TimeInterval(credentials.expiresAt))
             let left = expiry.timeIntervalSince(snapshot.now)
             table.add(["token expires", RFC3339Text.format(expiry) + (left > 0 ? " (in \(AgeText.format(seconds: left)))" : " (expired; the daemon renews it when it runs)")])
             table.add(["re-enrolment", credentials.reenrolmentRequired.map { "REQUIRED: \($0); run `edge-gateway enroll` with a new invitation" } ?? "not needed"])
         }
+        table.add(["failing since", reported?.currentError.map { "\(when(reported?.failingSince, now: snapshot.now)): \($0)" } ?? "-"])
         table.add(["last success", when(reported?.lastSuccessAt, now: snapshot.now)])
         table.add(["last error", reported?.lastError.map { "\(when(reported?.lastErrorAt, now: snapshot.now)): \($0)" } ?? "-"])
         table.add(["token refreshes", reported.map { String($0.tokenRefreshes) } ?? "-"])

@@ -24,17 +24,19 @@ struct UplinkChecks {
         case .success(let loaded):
             enrolled = loaded
         }
-        guard let baseURL = configuration.uplink.baseURL ?? enrolled?.server.baseURL else {
-            return [.fail("jhe", "no server: not enrolled and no [uplink] base_url", fix: "run `edge-gateway enroll LINK_OR_CODE`")]
-                + tokenSkipped("not enrolled")
-        }
         let server: ServerAddress
         let transport: AsyncHTTPTransport
         do throws(UplinkError) {
-            server = try ServerAddress(baseURL: baseURL, fhirBasePath: configuration.uplink.fhirPath)
+            guard let target = try target(enrolled) else {
+                return [.fail("jhe", "no server: not enrolled and no [uplink] base_url", fix: "run `edge-gateway enroll LINK_OR_CODE`")]
+                    + tokenSkipped("not enrolled")
+            }
+            server = target
             transport = try AsyncHTTPTransport(caFile: configuration.uplink.caFile, targetHost: server.hostName, connectTimeout: .seconds(5))
         } catch {
-            return [.fail("jhe", error.message, fix: "fix [uplink] base_url / ca_file in the configuration, or enrol again")] + tokenSkipped("no usable server")
+            let fix = error.code == .serverMoved
+                ? "enrol with the configured server, or remove [uplink] base_url" : "fix [uplink] base_url / ca_file in the configuration, or enrol again"
+            return [.fail("jhe", error.message, fix: fix)] + tokenSkipped("no usable server")
         }
         let client = Client(server: server, transport: transport, timeout: min(configuration.uplink.timeout, .seconds(15)))
         var checks = [await reachability(client)]
@@ -47,6 +49,15 @@ struct UplinkChecks {
         return checks
     }
 
+    /// The server to check: the enrolled one, exactly as the daemon uploads to it; before
+    /// enrolment, `[uplink] base_url`, reached anonymously (a token never goes to a server that
+    /// did not issue it).
+    private func target(_ enrolled: Credentials?) throws(UplinkError) -> ServerAddress? {
+        if let enrolled { return try configuration.uplink.serverSettings.server(for: enrolled) }
+        guard let baseURL = configuration.uplink.baseURL else { return nil }
+        return try ServerAddress(baseURL: baseURL)
+    }
+
     private func reachability(_ client: Client) async -> DoctorCheck {
         let started = ContinuousClock.now
         do throws(UplinkError) {
@@ -57,7 +68,7 @@ struct UplinkChecks {
             }
             return .pass("jhe", "\(client.server.baseURL) answers (HTTP \(reply.status) in \(milliseconds) ms)")
         } catch {
-            return .fail("jhe", "cannot reach \(client.server.baseURL): \(error.message)", fix: "check the network, DNS, the URL ([uplink] base_url) and TLS trust ([uplink] ca_file)")
+            return .fail("jhe", "cannot reach \(client.server.baseURL): \(error.message)", fix: "check the network, DNS, the server and TLS trust ([uplink] ca_file)")
         }
     }
 
@@ -83,7 +94,7 @@ struct UplinkChecks {
             case 401:
                 tokenCheck = .fail("token", "rejected by \(client.server.host) (HTTP 401); the daemon renews it when it runs", fix: "start the daemon; if this persists, run `edge-gateway enroll` again")
             default:
-                tokenCheck = .fail("token", "\(client.server.host) answered the profile request with HTTP \(reply.status)", fix: "check the server and [uplink] base_url")
+                tokenCheck = .fail("token", "\(client.server.host) answered the profile request with HTTP \(reply.status)", fix: "check the server")
             }
         } catch {
             tokenCheck = .fail("token", "could not check: \(error.message)", fix: "check the network and run doctor again")
@@ -114,10 +125,10 @@ struct UplinkChecks {
             return .fail(name, "\(client.server.host) answered HTTP \(reply.status) for the patient's consents",
                          fix: reply.status == 403 || reply.status == 404 ? "check the patient id bound to the strap (`edge-gateway sensors`)" : "check the server")
         }
-        guard let consented = ConsentsDocument.consents(Self.heartRateCode, in: reply.body) else {
-            return .fail(name, "the consents reply from \(client.server.host) could not be read", fix: "check that [uplink] base_url is a JupyterHealth Exchange")
+        guard let consents = try? PatientConsents(json: reply.body) else {
+            return .fail(name, "the consents reply from \(client.server.host) could not be read", fix: "check that the enrolled server is a JupyterHealth Exchange")
         }
-        guard consented else {
+        guard consents.hasConsented(to: Self.heartRateCode) else {
             return .fail(name, "heart rate (\(Self.heartRateCode)) is not consented in any study; uploads are held as dead letters",
                          fix: "ask the study team to have the patient consent, then run `edge-gateway queue retry-dead`")
         }
@@ -143,22 +154,5 @@ struct UplinkChecks {
             if let token { headers.append(("Authorization", "Bearer " + token)) }
             return try await transport.send(TransportRequest(method: "GET", url: server.url(path), headers: headers), timeout: timeout)
         }
-    }
-}
-
-/// JHE's `GET /api/v1/patients/<id>/consents` reply, read only as far as consent goes.
-enum ConsentsDocument {
-    /// Whether `code` is consented in any study (or the consolidated list); nil for a reply
-    /// that is not a consents document.
-    static func consents(_ code: String, in body: Data) -> Bool? {
-        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return nil }
-        let consolidated = (object["consolidated_consented_scopes"] as? [[String: Any]] ?? []).contains { $0["coding_code"] as? String == code }
-        guard let studies = object["studies"] as? [[String: Any]] else { return object["consolidated_consented_scopes"] == nil ? nil : consolidated }
-        let inStudy = studies.contains { study in
-            (study["scope_consents"] as? [[String: Any]] ?? []).contains { scope in
-                (scope["code"] as? [String: Any])?["coding_code"] as? String == code && scope["consented"] as? Bool == true
-            }
-        }
-        return inStudy || consolidated
     }
 }

@@ -5,7 +5,7 @@ import ArgumentParser
 struct QueueCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "queue",
-        abstract: "Inspect the offline sample queue, retry dead letters, export samples.",
+        abstract: "Inspect the offline sample queue, retry dead letters, export or release held samples.",
         discussion: """
             The queue is <state-dir>/queue.sqlite. Exit status: 0 ok, 64 bad usage, 65 damaged \
             queue or undecodable records, 66 no queue in the state directory, 74 I/O error.
@@ -15,10 +15,11 @@ struct QueueCommand: AsyncParsableCommand {
               edge-gateway queue dead
               edge-gateway queue retry-dead --reason "HTTP 400"
               edge-gateway queue export --format csv > samples.csv
+              edge-gateway queue release-held
             """,
         subcommands: [
             QueueStatsCommand.self, QueueDeadCommand.self, QueueRetryDeadCommand.self,
-            QueueExportCommand.self, QueueAppendNumberedCommand.self,
+            QueueExportCommand.self, QueueReleaseHeldCommand.self, QueueAppendNumberedCommand.self,
         ]
     )
 }

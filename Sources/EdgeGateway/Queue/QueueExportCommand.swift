@@ -10,7 +10,9 @@ struct QueueExportCommand: AsyncParsableCommand {
         discussion: """
             Columns / keys, in acceptance order: \(ExportRow.columns.joined(separator: ", ")). \
             Records that are not heart-rate samples are reported on standard error and make the \
-            exit status 65; the others are still printed.
+            exit status 65; the others are still printed. --held prints the samples waiting \
+            for the clock to synchronise (\(HeldSamples.fileName)) instead, with the times they \
+            were stamped with.
             """
     )
 
@@ -24,9 +26,12 @@ struct QueueExportCommand: AsyncParsableCommand {
     @Option(name: .long, help: "jsonl (one JSON object per line) or csv (with a header line).")
     var format: Format = .jsonl
 
+    @Flag(name: .long, help: "Export the samples held for the clock instead of the upload queue.")
+    var held = false
+
     func run() async throws {
         var undecodable = 0
-        try await QueueFailure.run(try state.attachQueue()) { queue in
+        try await QueueFailure.run(try state.attachQueue(path: held ? state.heldQueuePath : nil)) { queue in
             if format == .csv { StandardOutput.writeLine(ExportRow.csvHeader) }
             var after: Int64 = 0
             while true {

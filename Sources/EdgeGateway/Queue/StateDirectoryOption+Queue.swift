@@ -5,10 +5,14 @@ extension StateDirectoryOption {
     /// The queue file.
     var queuePath: String { directory + "/queue.sqlite" }
 
-    /// Opens the queue next to a possibly running daemon, turning failures into exit statuses.
-    func attachQueue() throws -> OfflineQueue {
+    /// The held queue (samples waiting for the clock).
+    var heldQueuePath: String { directory + "/" + HeldSamples.fileName }
+
+    /// Opens the queue (or another queue file of the state directory) next to a possibly
+    /// running daemon, turning failures into exit statuses.
+    func attachQueue(path: String? = nil) throws -> OfflineQueue {
         do {
-            return try OfflineQueue(path: queuePath, access: .attach)
+            return try OfflineQueue(path: path ?? queuePath, access: .attach)
         } catch {
             throw QueueFailure.exit(for: error)
         }

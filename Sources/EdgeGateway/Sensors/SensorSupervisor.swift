@@ -68,6 +68,8 @@ actor SensorSupervisor {
                 details = await StrapDetails.read(device)
                 onEvent(.deviceInfo(address, details))
                 let lasted = try await receive(from: device)
+                // A stop (the daemon shutting down) ends the subscription too; that is not a drop.
+                guard !Task.isCancelled else { return }
                 reconnects += 1
                 guard lasted < policy.stableSubscription else {
                     attempt = 0
@@ -77,6 +79,7 @@ actor SensorSupervisor {
             } catch is CancellationError {
                 return
             } catch {
+                guard !Task.isCancelled else { return }
                 let failure = error as? SupervisorFailure ?? SupervisorFailure(String(describing: error), transient: true)
                 let delay = policy.delay(attempt: attempt, using: &random)
                 attempt += 1

@@ -7,14 +7,14 @@ import GATTHeartRate
 /// earlier monotonic reading of the same boot. A sample from another boot cannot be repaired:
 /// its monotonic reading belongs to a clock that no longer exists.
 enum ClockRepair {
-    /// The sample with its wall time derived from `now`'s offset, marked synchronised; nil
-    /// when it was captured during another boot.
+    /// The sample with its wall time derived from `now`'s offset, and `now`'s synchronisation
+    /// state; nil when it was captured during another boot.
     static func restamp(_ sample: HeartRateSample, now: CaptureTime) -> HeartRateSample? {
         guard sample.captured.bootID == now.bootID else { return nil }
         let offset = now.wallClockNanoseconds - Int64(now.monotonicNanoseconds)
         var repaired = sample
         repaired.captured.wallClockNanoseconds = Int64(sample.captured.monotonicNanoseconds) + offset
-        repaired.captured.wallClockSynchronized = true
+        repaired.captured.wallClockSynchronized = now.wallClockSynchronized
         return repaired
     }
 

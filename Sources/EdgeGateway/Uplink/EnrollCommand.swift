@@ -29,14 +29,14 @@ struct EnrollCommand: AsyncParsableCommand {
     @Option(name: .customLong("client-credentials"), help: ArgumentHelp("Practitioner API client key, base64(client_id:secret); - reads it from standard input (keeps it out of the process list and shell history).", valueName: "KEY"))
     var clientKey: String?
 
-    @Option(name: .customLong("base-url"), help: ArgumentHelp("The JHE API base URL when it is not the link's host (https://, or http:// to loopback only).", valueName: "URL"))
+    @Option(name: .customLong("base-url"), help: ArgumentHelp("The JHE API base URL when it is not the link's host (https://, or http:// to loopback only; default: [uplink] base_url).", valueName: "URL"))
     var baseURL: String?
 
     @Option(name: .customLong("device"), help: ArgumentHelp("The JHE data source id to upload as (default: found in the patient's consents).", valueName: "ID"))
     var deviceID: String?
 
-    @Option(name: .customLong("fhir-path"), help: ArgumentHelp("The FHIR base path: /FHIR/R5/ on current JHE, /fhir/r5/ on v0.0.11 and older.", valueName: "PATH"))
-    var fhirPath = "/FHIR/R5/"
+    @Option(name: .customLong("fhir-path"), help: ArgumentHelp("The FHIR base path: /FHIR/R5/ on current JHE, /fhir/r5/ on v0.0.11 and older (default: [uplink] fhir_path, else /FHIR/R5/).", valueName: "PATH"))
+    var fhirPath: String?
 
     @Flag(name: .long, help: "Show the current enrolment instead of enrolling.")
     var status = false
@@ -48,8 +48,8 @@ struct EnrollCommand: AsyncParsableCommand {
         guard modes == 1 else {
             throw ValidationError("Give exactly one of: an invitation LINK_OR_CODE, --client-credentials KEY, or --status.")
         }
-        if clientKey != nil && baseURL == nil {
-            throw ValidationError("--client-credentials needs --base-url (the JHE server).")
+        if clientKey != nil && baseURL == nil && (try? stateDirectory.loadConfiguration().uplink.baseURL) == nil {
+            throw ValidationError("--client-credentials needs --base-url (the JHE server) or [uplink] base_url.")
         }
     }
 
@@ -58,9 +58,12 @@ struct EnrollCommand: AsyncParsableCommand {
         if status {
             return try showStatus(store)
         }
+        let uplink = try stateDirectory.loadConfiguration().uplink
+        let baseURL = baseURL ?? uplink.baseURL
+        let fhirPath = fhirPath ?? uplink.fhirPath ?? "/FHIR/R5/"
         let transport: AsyncHTTPTransport
         do {
-            transport = try AsyncHTTPTransport(targetHost: targetHost)
+            transport = try AsyncHTTPTransport(caFile: uplink.caFile, targetHost: targetHost(baseURL))
         } catch {
             throw fail(error)
         }
@@ -87,7 +90,7 @@ struct EnrollCommand: AsyncParsableCommand {
     }
 
     /// The API host, when it can be known before talking to it (for the proxy decision).
-    private var targetHost: String? {
+    private func targetHost(_ baseURL: String?) -> String? {
         let url = baseURL ?? invitation.flatMap { try? InvitationCode(parsing: $0).impliedBaseURL }
         return url.flatMap { try? ServerAddress(baseURL: $0).hostName }
     }

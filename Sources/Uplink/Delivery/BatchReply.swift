@@ -12,8 +12,9 @@ enum BatchReply {
     case unauthorized(token: String)
     /// HTTP 400/500 for the whole request: some entry poisons the batch.
     case wholeRequestFailed(reason: String)
-    /// 429, 5xx other than 500, timeouts, connection errors: wait and retry.
-    case transient(reason: String, retryAfter: Duration?)
+    /// 429, 5xx other than 500, timeouts, connection errors: wait and retry. `unreachable`
+    /// when no server answered (connection failures, timeouts, a proxy's 502/503/504).
+    case transient(reason: String, retryAfter: Duration?, unreachable: Bool)
     /// Nothing to retry now (reply not matching the request, re-enrolment needed, a
     /// configuration problem): leave every sample queued.
     case settleLater(reason: String)
@@ -34,7 +35,9 @@ enum BatchReply {
         case 400, 500:
             return .wholeRequestFailed(reason: "HTTP \(reply.status) for the whole batch: \(snippet(reply.body))")
         case 408, 429, 501...599:
-            return .transient(reason: "HTTP \(reply.status) from the server", retryAfter: BackoffPolicy.retryAfter(reply.header("Retry-After")))
+            return .transient(
+                reason: "HTTP \(reply.status) from the server", retryAfter: BackoffPolicy.retryAfter(reply.header("Retry-After")),
+                unreachable: (502...504).contains(reply.status))
         default:
             return .settleLater(reason: "HTTP \(reply.status) from the FHIR endpoint: check the base URL and FHIR path (\(snippet(reply.body)))")
         }

@@ -11,7 +11,10 @@ import Foundation
 /// delivered, 409 → duplicate, 400/422 → rejected, 403 → held). A 401 renews the token once
 /// (single flight, through `TokenManager`) and retries; a whole-request 400/500 is retried once,
 /// then the batch is split in halves until the poison entry stands alone; 429, other 5xx,
-/// timeouts and connection errors are retried with full-jitter backoff honouring `Retry-After`.
+/// timeouts and connection errors are retried with full-jitter backoff honouring `Retry-After`,
+/// up to `BackoffPolicy.maxAttempts` times within one call. The daemon sets that to one and
+/// keeps the only retry loop in its uploader, so the first failure of an outage is seen (and
+/// logged) at once; `Delivery` tells that loop how long to wait and whether to probe.
 public final class JHEClient: Sendable {
     private let tokens: TokenManager
     private let transport: any HTTPTransport
@@ -31,17 +34,24 @@ public final class JHEClient: Sendable {
 
     /// One outcome per sample, in the order given.
     public func deliver(_ samples: [HeartRateSample]) async -> [Outcome] {
+        await delivery(of: samples).outcomes
+    }
+
+    /// One outcome per sample, in the order given, with what a retry loop needs to know about
+    /// the ones left unsettled (`Retry-After`, whether the server was reachable at all).
+    public func delivery(of samples: [HeartRateSample]) async -> Delivery {
         let credentials: Credentials
         do {
             credentials = try await tokens.current()
+            _ = try await tokens.server()
         } catch {
-            return samples.map { _ in .retryLater(reason: error.description) }
+            return Delivery(outcomes: samples.map { _ in .retryLater(reason: error.description) })
         }
         if let reason = credentials.reenrolmentRequired {
-            return samples.map { _ in .retryLater(reason: "re-enrolment required: \(reason); run `edge-gateway enroll`") }
+            return Delivery(outcomes: samples.map { _ in .retryLater(reason: "re-enrolment required: \(reason); run `edge-gateway enroll`") })
         }
         guard let deviceID = credentials.deviceID else {
-            return samples.map { _ in .retryLater(reason: "no data source (device) id is configured; run `edge-gateway enroll … --device ID`") }
+            return Delivery(outcomes: samples.map { _ in .retryLater(reason: "no data source (device) id is configured; run `edge-gateway enroll … --device ID`") })
         }
         var outcomes: [UUID: Outcome] = [:]
         let unbound = samples.filter { $0.patientID == nil && credentials.patientID == nil }
@@ -54,16 +64,17 @@ public final class JHEClient: Sendable {
         do {
             upload = try encoder.encode(samples.filter { outcomes[$0.id] == nil })
         } catch {
-            return samples.map { _ in .retryLater(reason: "could not encode the batch: \(error)") }
+            return Delivery(outcomes: samples.map { _ in .retryLater(reason: "could not encode the batch: \(error)") })
         }
         for id in upload.noContactSampleIDs { outcomes[id] = .skipped(reason: "the strap reported no skin contact") }
+        var hints = Delivery(outcomes: [])
         var stopReason: String?
         for start in stride(from: 0, to: upload.items.count, by: configuration.batchSize) {
             let batch = Array(upload.items[start..<min(start + configuration.batchSize, upload.items.count)])
             let results = if let stopReason {
                 batch.map { _ in Outcome.retryLater(reason: stopReason) }
             } else {
-                await post(batch, encoder: encoder)
+                await post(batch, encoder: encoder, hints: &hints)
             }
             if stopReason == nil, case .retryLater(let reason)? = results.first, results.allSatisfy({ !$0.isSettled && $0 == results[0] }) {
                 stopReason = reason
@@ -74,11 +85,22 @@ public final class JHEClient: Sendable {
                 }
             }
         }
-        return samples.map { outcomes[$0.id] ?? .retryLater(reason: "not sent") }
+        hints.outcomes = samples.map { outcomes[$0.id] ?? .retryLater(reason: "not sent") }
+        return hints
+    }
+
+    /// A cheap, anonymous check that the server answers HTTP again (the OpenID configuration
+    /// document, no token sent): true for any reply below 500 within `timeout`. Used between
+    /// the long pauses of an outage, so uploads resume within seconds of the server's return.
+    public func probe(timeout: Duration = .seconds(5)) async -> Bool {
+        guard let server = try? await tokens.server() else { return false }
+        let request = TransportRequest(method: "GET", url: server.url("/o/.well-known/openid-configuration"), headers: [("Accept", "application/json")])
+        guard let reply = try? await transport.send(request, timeout: timeout) else { return false }
+        return reply.status < 500
     }
 
     /// Posts one batch until it is settled or the attempts run out.
-    private func post(_ items: [EncodedUpload.Item], encoder: UploadEncoder) async -> [Outcome] {
+    private func post(_ items: [EncodedUpload.Item], encoder: UploadEncoder, hints: inout Delivery) async -> [Outcome] {
         var random = SystemRandomNumberGenerator()
         var attempt = 0
         var renewedAfter401 = false
@@ -98,8 +120,10 @@ public final class JHEClient: Sendable {
                 } catch {
                     return items.map { _ in .retryLater(reason: error.description) }
                 }
-            case .transient(let reason, let retryAfter):
+            case .transient(let reason, let retryAfter, let unreachable):
                 attempt += 1
+                hints.serverUnreachable = hints.serverUnreachable || unreachable
+                if let retryAfter { hints.retryAfter = max(hints.retryAfter ?? .zero, retryAfter) }
                 guard attempt < configuration.backoff.maxAttempts else {
                     return items.map { _ in .retryLater(reason: "\(reason) (after \(attempt) attempts)") }
                 }
@@ -112,8 +136,8 @@ public final class JHEClient: Sendable {
                     return [.rejected(reason: "this entry alone fails the whole request: \(reason)")]
                 } else {
                     let half = items.count / 2
-                    let first = await post(Array(items[..<half]), encoder: encoder)
-                    return first + (await post(Array(items[half...]), encoder: encoder))
+                    let first = await post(Array(items[..<half]), encoder: encoder, hints: &hints)
+                    return first + (await post(Array(items[half...]), encoder: encoder, hints: &hints))
                 }
             }
         }
@@ -124,9 +148,10 @@ public final class JHEClient: Sendable {
         let server: ServerAddress
         do {
             token = try await tokens.accessToken()
-            server = try await tokens.current().server
+            server = try await tokens.server()
         } catch {
-            return Self.isTransient(error) ? .transient(reason: error.description, retryAfter: nil) : .settleLater(reason: error.description)
+            return Self.isTransient(error)
+                ? .transient(reason: error.description, retryAfter: nil, unreachable: true) : .settleLater(reason: error.description)
         }
         guard let body = try? encoder.bundleData(items.map(\.observation)) else {
             return .settleLater(reason: "could not encode the batch")
@@ -139,7 +164,7 @@ public final class JHEClient: Sendable {
             let reply = try await transport.send(request, timeout: configuration.requestTimeout)
             return BatchReply.classify(reply, entryCount: items.count, token: token)
         } catch {
-            return .transient(reason: error.description, retryAfter: nil)
+            return .transient(reason: error.description, retryAfter: nil, unreachable: true)
         }
     }
 

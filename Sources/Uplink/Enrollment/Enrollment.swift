@@ -49,7 +49,7 @@ public struct Enrollment: Sendable {
         if device == nil { device = try await findDevice(at: server, token: token.accessToken, patientID: patientID) }
         let credentials = Credentials(
             kind: .patient, server: server, clientID: grant.clientID, accessToken: token.accessToken,
-            refreshToken: refreshToken, clientKey: nil, expiresAt: now() + (token.expiresIn ?? 3600),
+            refreshToken: refreshToken, clientKey: nil, expiresAt: token.expiresAt(receivedAt: now()), tokenLifetime: token.lifetime,
             patientID: patientID, deviceID: device)
         try store.save(credentials)
         return credentials
@@ -69,7 +69,7 @@ public struct Enrollment: Sendable {
         }
         let credentials = Credentials(
             kind: .clientCredentials, server: server, clientID: nil, accessToken: token.accessToken,
-            refreshToken: nil, clientKey: key, expiresAt: now() + (token.expiresIn ?? 3600),
+            refreshToken: nil, clientKey: key, expiresAt: token.expiresAt(receivedAt: now()), tokenLifetime: token.lifetime,
             patientID: nil, deviceID: deviceID)
         try store.save(credentials)
         return credentials
@@ -112,10 +112,10 @@ public struct Enrollment: Sendable {
 
     private func findDevice(at server: ServerAddress, token: String, patientID: String) async throws(UplinkError) -> String {
         let reply = try await authorizedGet(server.url("/api/v1/patients/\(patientID)/consents"), token: token)
-        guard reply.status == 200, let consents = try? JSONDecoder().decode(ConsentsReply.self, from: reply.body) else {
+        guard reply.status == 200, let consents = try? PatientConsents(json: reply.body) else {
             throw UplinkError(.noDevice, "could not read patient \(patientID)'s consents from \(server.host) (HTTP \(reply.status)); pass --device ID")
         }
-        let devices = DeviceChoice.candidates(in: consents)
+        let devices = consents.heartRateDeviceCandidates
         switch devices.count {
         case 1: return devices[0]
         case 0: throw UplinkError(.noDevice, "patient \(patientID) has no consented study with a personal_device data source for heart rate; pass --device ID or ask the study team to set the study up")

@@ -23,6 +23,9 @@ public struct Credentials: Codable, Sendable, Equatable, CustomStringConvertible
     public var clientKey: String?
     /// When the access token expires, seconds since 1970.
     public var expiresAt: Int64
+    /// How long the server said the current access token lives (its `expires_in`), which sets
+    /// how early it is renewed; nil in files written before it was recorded.
+    public var tokenLifetime: Int64?
     /// The enrolled patient (patient enrolment), the default subject of uploads.
     public var patientID: String?
     /// The JHE data source id sent as `Device/<id>`.
@@ -33,7 +36,8 @@ public struct Credentials: Codable, Sendable, Equatable, CustomStringConvertible
     /// Credentials from their parts.
     public init(
         kind: Kind, server: ServerAddress, clientID: String?, accessToken: String, refreshToken: String?,
-        clientKey: String?, expiresAt: Int64, patientID: String?, deviceID: String?, reenrolmentRequired: String? = nil
+        clientKey: String?, expiresAt: Int64, tokenLifetime: Int64? = nil, patientID: String?, deviceID: String?,
+        reenrolmentRequired: String? = nil
     ) {
         self.kind = kind
         self.server = server
@@ -42,6 +46,7 @@ public struct Credentials: Codable, Sendable, Equatable, CustomStringConvertible
         self.refreshToken = refreshToken
         self.clientKey = clientKey
         self.expiresAt = expiresAt
+        self.tokenLifetime = tokenLifetime
         self.patientID = patientID
         self.deviceID = deviceID
         self.reenrolmentRequired = reenrolmentRequired
@@ -59,6 +64,7 @@ public struct Credentials: Codable, Sendable, Equatable, CustomStringConvertible
         case refreshToken = "refresh_token"
         case clientKey = "client_key"
         case expiresAt = "expires_at"
+        case tokenLifetime = "token_lifetime_s"
         case patientID = "patient_id"
         case deviceID = "device_id"
         case reenrolmentRequired = "reenrolment_required"

@@ -15,6 +15,7 @@ public actor TokenManager {
     private let store: any CredentialsPersistence
     private let transport: any HTTPTransport
     private let timeout: Duration
+    private let serverSettings: ServerSettings
     private let refreshMargin: Int64
     private let now: @Sendable () -> Int64
     private var credentials: Credentials?
@@ -24,14 +25,19 @@ public actor TokenManager {
     /// How many renewals reached the server (for tests and status).
     public private(set) var renewalCount = 0
 
-    /// A manager over `store`; renews when fewer than `refreshMargin` seconds are left.
+    /// A manager over `store` that talks to the server `serverSettings` allows. It renews a
+    /// token when fewer than `refreshMargin` seconds, or a fifth of the token's lifetime if that
+    /// is less, are left: a 2-week token is renewed 5 minutes early, a 30-second one 6 s early,
+    /// and neither on every upload.
     public init(
         store: any CredentialsPersistence, transport: any HTTPTransport, timeout: Duration = .seconds(30),
-        refreshMargin: Int64 = 300, now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+        serverSettings: ServerSettings = ServerSettings(), refreshMargin: Int64 = 300,
+        now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     ) {
         self.store = store
         self.transport = transport
         self.timeout = timeout
+        self.serverSettings = serverSettings
         self.refreshMargin = refreshMargin
         self.now = now
     }
@@ -47,13 +53,25 @@ public actor TokenManager {
         return loaded
     }
 
+    /// Where uploads go: the enrolled server, unless the configuration names another one
+    /// (`uplink.server-moved`: then no token may be sent anywhere).
+    public func server() throws(UplinkError) -> ServerAddress {
+        try serverSettings.server(for: try current())
+    }
+
     /// A usable access token, renewed first if it expires within the margin.
     public func accessToken() async throws(UplinkError) -> String {
         try persistUnsaved()
         let current = try current()
         try Self.requireEnrolled(current)
-        if current.expiresAt - now() > refreshMargin { return current.accessToken }
+        _ = try serverSettings.server(for: current)
+        if current.expiresAt - now() > margin(for: current) { return current.accessToken }
         return try await renew(replacing: current.accessToken).accessToken
+    }
+
+    /// Seconds before expiry at which `credentials`' token is renewed.
+    func margin(for credentials: Credentials) -> Int64 {
+        min(refreshMargin, max(1, (credentials.tokenLifetime ?? .max) / 5))
     }
 
     /// Called after the server answered 401 to `rejected`: renews once, and callers that were
@@ -62,6 +80,7 @@ public actor TokenManager {
         try persistUnsaved()
         let current = try current()
         try Self.requireEnrolled(current)
+        _ = try serverSettings.server(for: current)
         if current.accessToken != rejected { return current.accessToken }
         return try await renew(replacing: rejected).accessToken
     }
@@ -109,7 +128,8 @@ public actor TokenManager {
         }
         renewed.accessToken = reply.accessToken
         renewed.refreshToken = reply.refreshToken ?? (renewed.kind == .patient ? nil : renewed.refreshToken)
-        renewed.expiresAt = now() + (reply.expiresIn ?? 3600)
+        renewed.expiresAt = reply.expiresAt(receivedAt: now())
+        renewed.tokenLifetime = reply.lifetime
         credentials = renewed
         unsaved = renewed
         try persistUnsaved()

@@ -23,7 +23,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
     /// host, when known) decides whether `no_proxy` applies. A connection that fails (refused,
     /// TLS handshake) is retried by async-http-client until `connectTimeout`.
     public init(caFile: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
-                targetHost: String? = nil, connectTimeout: Duration = .seconds(15)) throws(UplinkError) {
+                targetHost: String? = nil, connectTimeout: Duration = .seconds(10)) throws(UplinkError) {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.certificateVerification = .fullVerification
         if let caFile {
@@ -45,6 +45,8 @@ public final class AsyncHTTPTransport: HTTPTransport {
         try? await client.shutdown()
     }
 
+    /// Sends `request`; the whole exchange, reply body included, runs under `timeout`
+    /// (async-http-client's own deadline ends with the response head).
     public func send(_ request: TransportRequest, timeout: Duration) async throws(UplinkError) -> TransportResponse {
         var outgoing = HTTPClientRequest(url: request.url)
         outgoing.method = HTTPMethod(rawValue: request.method)
@@ -52,14 +54,18 @@ public final class AsyncHTTPTransport: HTTPTransport {
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
         let host = URLParts(request.url)?.host ?? "the server"
         do {
-            let response = try await client.execute(outgoing, timeout: .nanoseconds(timeout.nanoseconds))
-            let body = try await response.body.collect(upTo: maximumBodyBytes)
-            return TransportResponse(
-                status: Int(response.status.code),
-                headers: response.headers.map { ($0.name, $0.value) },
-                body: Data(body.readableBytesView))
+            return try await Deadline.run(within: timeout) { [client, maximumBodyBytes, outgoing] in
+                let response = try await client.execute(outgoing, timeout: .nanoseconds(timeout.nanoseconds))
+                let body = try await response.body.collect(upTo: maximumBodyBytes)
+                return TransportResponse(
+                    status: Int(response.status.code),
+                    headers: response.headers.map { ($0.name, $0.value) },
+                    body: Data(body.readableBytesView))
+            }
         } catch let error as HTTPClientError where Self.isTimeout(error) {
             throw UplinkError(.timedOut, "no reply from \(host) within \(timeout) (\(error)); the network or server is slow, it will be retried")
+        } catch is Deadline.Exceeded {
+            throw UplinkError(.timedOut, "the reply from \(host) did not arrive whole within \(timeout); the network or server is slow, it will be retried")
         } catch {
             throw UplinkError(.connectionFailed, "could not talk to \(host): \(Self.describe(error)); check the network, the URL and TLS trust (ca_file)")
         }

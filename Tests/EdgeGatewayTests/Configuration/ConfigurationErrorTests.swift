@@ -53,7 +53,7 @@ struct ConfigurationErrorTests {
         Case(text: "[uplink]\nbase_url = \"jhe.example.org\"\n", code: .invalidValue,
              message: "/cfg/gateway.toml: [uplink] base_url = \"jhe.example.org\" is not allowed (base URL 'jhe.example.org' is not an absolute http(s) URL such as https://jhe.example.org); expected \"\" (the server recorded at enrolment) or an https:// URL (http:// only to a loopback host)"),
         Case(text: "[uplink]\nfhir_path = \"FHIR/R5\"\n", code: .invalidValue,
-             message: "/cfg/gateway.toml: [uplink] fhir_path = \"FHIR/R5\" is not allowed; expected a path starting with /, such as /FHIR/R5/ (/fhir/r5/ on JHE v0.0.11 and older)"),
+             message: "/cfg/gateway.toml: [uplink] fhir_path = \"FHIR/R5\" is not allowed; expected \"\" (the path recorded at enrolment) or a path starting with /, such as /FHIR/R5/ (/fhir/r5/ on JHE v0.0.11 and older)"),
         Case(text: "[uplink]\nresolution = \"fortnightly\"\n", code: .invalidValue,
              message: "/cfg/gateway.toml: [uplink] resolution = \"fortnightly\" is not allowed; expected every-sample, or a window such as 60s, 5m, 1h (at most 24h)"),
         Case(text: "[uplink]\nca_file = \"/nonexistent/ca.pem\"\n", code: .invalidValue,

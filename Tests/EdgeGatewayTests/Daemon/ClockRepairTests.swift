@@ -48,6 +48,8 @@ final class FakeClockSource: ClockSource {
 struct ClockRepairTests {
     static let trueStart: Int64 = 1_795_000_000 * 1_000_000_000
     static let wrongStart: Int64 = 1_700_000_000 * 1_000_000_000
+    /// The daemon's settings for the held queue: no eviction by (untrustworthy) age.
+    static let heldSettings = GatewayDaemon.queueSettings(GatewayConfiguration.Queue(), logger: Logger(label: "test"), evictByAge: false)
 
     static func sample(at time: CaptureTime) -> HeartRateSample {
         HeartRateSample(
@@ -79,7 +81,7 @@ struct ClockRepairTests {
         defer { directory.remove() }
         let source = FakeClockSource(wall: Self.wrongStart, monotonic: 10_000_000_000)
         let clock = CaptureClock(source: source)
-        let held = try OfflineQueue(path: directory.file("held.sqlite"), configuration: GatewayDaemon.queueSettings(GatewayConfiguration.Queue(), logger: Logger(label: "test"), evictByAge: false))
+        let held = try OfflineQueue(path: directory.file(HeldSamples.fileName), configuration: Self.heldSettings)
         let queue = try OfflineQueue(path: directory.file("queue.sqlite"))
         let counters = DaemonCounters()
         let buffer = SampleBuffer()
@@ -98,13 +100,13 @@ struct ClockRepairTests {
         buffer.add(foreign)
         try await waitUntil(polling: .milliseconds(50)) { try await held.stats().pending == 6 }
 
-        try await repair.repairWhileSynchronized()
+        try await repair.releaseIfAllowed()
         #expect(try await held.stats().pending == 6, "nothing moves while the clock is unsynchronised")
 
         source.advance(seconds: 100)
         let trueNow = Self.trueStart + 105_000_000_000
         source.synchronize(wall: trueNow)
-        try await repair.repairWhileSynchronized()
+        try await repair.releaseIfAllowed()
 
         #expect(try await held.stats().pending == 0)
         let lease = try await queue.lease(max: 10)
@@ -120,6 +122,36 @@ struct ClockRepairTests {
 
         buffer.close()
         try await intakeTask.value
+        try await held.close()
+        try await queue.close()
+    }
+
+    @Test("with the hold switched off, samples held before are released at once: this boot's re-stamped, another boot's dead letters")
+    func heldSamplesAreReleasedWhenTheHoldIsOff() async throws {
+        let directory = try TemporaryDirectory("clock-hold-off")
+        defer { directory.remove() }
+        let start = SystemClockSource().wallClockNanoseconds()
+        let source = FakeClockSource(wall: start, monotonic: 10_000_000_000)
+        let clock = CaptureClock(source: source)
+        let held = try OfflineQueue(path: directory.file(HeldSamples.fileName), configuration: Self.heldSettings)
+        let queue = try OfflineQueue(path: directory.file("queue.sqlite"))
+        let ours = Self.sample(at: clock.now())
+        var foreign = Self.sample(at: clock.now())
+        foreign.captured.bootID = UUID()
+        try await held.append(contentsOf: [ours, foreign].map(SampleRecord.record(for:)))
+        source.advance(seconds: 30)
+
+        let holding = ClockRepairService(held: held, queue: queue, clock: clock, counters: DaemonCounters(), logger: Logger(label: "test"))
+        #expect(try await holding.releaseIfAllowed().total == 0, "the hold keeps them while the clock is unsynchronised")
+        var released = ClockRepairService(held: held, queue: queue, clock: clock, counters: DaemonCounters(), logger: Logger(label: "test"))
+        released.holdUnsynchronized = false
+        #expect(try await released.releaseIfAllowed() == HeldSamples.Release(repaired: 1, unrepairable: 1, undecodable: 0))
+
+        #expect(try await held.stats().pending == 0)
+        let moved = try await queue.lease(max: 10).records.map { try SampleRecord.sample(from: $0) }
+        #expect(moved.map(\.id) == [ours.id])
+        #expect(moved.first?.captured.wallClockNanoseconds == start, "re-stamped against the clock the operator vouches for")
+        #expect(try await queue.deadLetters().map { $0.reason.prefix(18) } == ["clock-unrepairable"])
         try await held.close()
         try await queue.close()
     }

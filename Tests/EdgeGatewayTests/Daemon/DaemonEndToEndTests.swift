@@ -108,15 +108,23 @@ struct DaemonEndToEndTests {
             try fixture.acceptedSampleIDs().count >= storedAtCut + 40
         }
         try await waitUntil(timeout: .seconds(120), polling: .milliseconds(200)) {
-            try fixture.statusReport()?.uplink.lastError != nil
+            try fixture.statusReport()?.uplink.currentError != nil
         }
+        #expect(try fixture.statusReport()?.uplink.failingSince != nil, "status shows since when uploads fail")
         await fixture.jhe.setReachable(true)
         let accepted = try fixture.acceptedSampleIDs()
         try await waitUntil(timeout: .seconds(180), polling: .milliseconds(500)) {
             Set(try await fixture.serverSamples().map(\.id)).isSuperset(of: accepted)
         }
+        try await waitUntil(timeout: .seconds(60), polling: .milliseconds(200)) {
+            try fixture.statusReport()?.uplink.currentError == nil
+        }
         daemon.signal(SIGTERM)
         _ = try await DaemonFixture.waitForExit(daemon)
+        let journal = try fixture.daemonLog()
+        #expect(journal.count { $0.hasPrefix("<4>edge-gateway: uploads are failing") } == 1, "the outage is logged once, when it starts")
+        #expect(journal.count { $0.hasPrefix("<5>edge-gateway: uploads recovered") } == 1, "its end is logged once")
+        #expect(!journal.contains { $0.contains("strap cycle failed") }, "a graceful stop is not a failure")
         let times = try await fixture.serverSamples().map(\.time)
         #expect(times == times.sorted(), "the backlog was not delivered in capture order")
     }

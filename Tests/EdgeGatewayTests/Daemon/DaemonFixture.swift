@@ -79,17 +79,19 @@ final class DaemonFixture: Sendable {
         ]
     }
 
+    /// Every line the daemons of this fixture logged, each daemon's in order.
+    func daemonLog() throws -> [Substring] {
+        let logs = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".log") }
+        return try logs.flatMap { try String(contentsOfFile: directory.file($0), encoding: .utf8).split(separator: "\n") }
+    }
+
     /// Every sample id the daemons reported accepted (durable), from their debug logs.
     func acceptedSampleIDs() throws -> Set<UUID> {
         var ids = Set<UUID>()
-        let logs = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasSuffix(".log") }
-        for log in logs {
-            let text = try String(contentsOfFile: directory.file(log), encoding: .utf8)
-            for line in text.split(separator: "\n") where line.contains("accepted samples") && line.contains("queue=upload") {
-                guard let range = line.range(of: "ids=") else { continue }
-                let list = line[range.upperBound...].prefix { $0.isHexDigit || $0 == "-" || $0 == "," }
-                ids.formUnion(list.split(separator: ",").compactMap { UUID(uuidString: String($0)) })
-            }
+        for line in try daemonLog() where line.contains("accepted samples") && line.contains("queue=upload") {
+            guard let range = line.range(of: "ids=") else { continue }
+            let list = line[range.upperBound...].prefix { $0.isHexDigit || $0 == "-" || $0 == "," }
+            ids.formUnion(list.split(separator: ",").compactMap { UUID(uuidString: String($0)) })
         }
         return ids
     }

@@ -43,9 +43,11 @@ extension Operations {
                 return Site(bus: bus, bluetoothd: bluetoothd, jhe: jhe, state: state)
             }
 
-            func doctor(clock: Bool = true, minimumFreeBytes: Int64 = 1, now: Date = Date()) async -> [DoctorCheck] {
+            func doctor(
+                clock: Bool = true, minimumFreeBytes: Int64 = 1, now: Date = Date(), configuration: GatewayConfiguration = GatewayConfiguration()
+            ) async -> [DoctorCheck] {
                 await Doctor(
-                    stateDirectory: state.path, configuration: GatewayConfiguration(), bus: .address(bus.address),
+                    stateDirectory: state.path, configuration: configuration, bus: .address(bus.address),
                     clockSynchronized: { clock }, minimumFreeBytes: minimumFreeBytes, now: { now }).run()
             }
 
@@ -119,6 +121,23 @@ extension Operations {
             #expect(!jhe.passed && jhe.detail.hasPrefix("cannot reach http://127.0.0.1:"))
             #expect(try Self.check("token", in: checks).detail == "not checked: JHE is unreachable")
             #expect(try !Self.check("consent", in: checks).passed)
+        }
+
+        @Test("[uplink] base_url naming another server fails jhe with the re-enrolment fix and sends that server nothing")
+        func movedServer() async throws {
+            let site = try await Site.start()
+            let elsewhere = JHESimulator()
+            var configuration = GatewayConfiguration()
+            configuration.uplink.baseURL = try await elsewhere.start()
+            let checks = await site.doctor(configuration: configuration)
+            let contacted = await elsewhere.counters
+            await elsewhere.stop()
+            await site.stop()
+            let jhe = try Self.check("jhe", in: checks)
+            #expect(!jhe.passed && jhe.detail.contains("is enrolled with"))
+            #expect(jhe.line.contains("— enrol with the configured server, or remove [uplink] base_url"))
+            #expect(try Self.check("token", in: checks).detail == "not checked: no usable server")
+            #expect(contacted.requests == 0)
         }
 
         @Test("re-enrolment required (the grant died on refresh), a revoked access token and an expired one each fail the token check without refreshing")

@@ -57,8 +57,43 @@ struct QueueCommandTests {
         let result = try await GatewayProcess.run(["queue", "stats", "--state-dir", directory.path])
         #expect(result.status == 0)
         #expect(result.outputLines.map { $0.split(separator: " ").first.map(String.init) ?? "" }
-            == ["pending", "leased", "dead", "evicted", "oldest", "database"])
+            == ["pending", "leased", "dead", "evicted", "oldest", "database", "held"])
         #expect(result.outputLines[0] == "pending              2")
+        try await queue.close()
+    }
+
+    @Test("samples held for the clock are counted by stats, exported with --held, and release-held moves them: this boot's re-stamped, another boot's to dead letters")
+    func heldSamples() async throws {
+        let (directory, queue, _) = try await Self.ownedQueue(samples: 1)
+        defer { directory.remove() }
+        let system = CaptureClock().now()
+        var ours = Self.sample(2)
+        ours.captured = CaptureTime(
+            wallClockNanoseconds: 1_700_000_000_000_000_000, wallClockSynchronized: false,
+            monotonicNanoseconds: system.monotonicNanoseconds - 60_000_000_000, bootID: system.bootID)
+        var earlierBoot = Self.sample(3)
+        earlierBoot.captured.wallClockSynchronized = false
+        let held = try OfflineQueue(path: directory.file(HeldSamples.fileName), configuration: ClockRepairTests.heldSettings)
+        _ = try await held.append(contentsOf: [ours, earlierBoot].map(SampleRecord.record(for:)))
+
+        let stats = try await GatewayProcess.run(["queue", "stats", "--json", "--state-dir", directory.path])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(stats.standardOutput.utf8)) as? [String: Any])
+        #expect(object["pending"] as? Int == 1)
+        #expect(object["held"] as? Int == 2)
+        let export = try await GatewayProcess.run(["queue", "export", "--held", "--state-dir", directory.path])
+        #expect(export.outputLines.count == 2 && export.standardOutput.contains(ours.id.uuidString.lowercased()))
+
+        let release = try await GatewayProcess.run(["queue", "release-held", "--state-dir", directory.path])
+        #expect(release.status == 0, "\(release.standardError)")
+        #expect(release.standardOutput.hasPrefix("released 2 held sample(s): 1 re-stamped and queued, 1 from an earlier boot to dead letters"))
+        #expect(try await held.stats().pending == 0)
+        let queued = try await queue.lease(max: 10).records.map { try SampleRecord.sample(from: $0) }
+        #expect(queued.map(\.id) == [Self.sample(1).id, ours.id])
+        let restamped = try #require(queued.last).captured.wallClockNanoseconds
+        let expected = system.wallClockNanoseconds - 60_000_000_000
+        #expect(abs(restamped - expected) < 600_000_000_000, "re-stamped from the monotonic clock: \(restamped) vs about \(expected)")
+        #expect(try await queue.deadLetters().map { $0.reason.prefix(18) } == ["clock-unrepairable"])
+        try await held.close()
         try await queue.close()
     }
 
