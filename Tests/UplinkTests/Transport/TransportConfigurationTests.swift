@@ -36,4 +36,19 @@ struct TransportConfigurationTests {
         let transport = try AsyncHTTPTransport(caFile: pem.path)
         await transport.shutdown()
     }
+
+    @Test("a reply whose body trickles in is cut off by the request's one deadline (body included) with uplink.timed-out")
+    func tricklingBodyTimesOut() async throws {
+        let server = try TricklingServer(interval: 0.5, bodyBytes: 200)
+        defer { server.stop() }
+        let transport = try AsyncHTTPTransport()
+        do {
+            let reply = try await transport.send(TransportRequest(method: "GET", url: server.baseURL + "/"), timeout: .seconds(2))
+            Issue.record("a 100-second body was read whole within a 2-second deadline (HTTP \(reply.status))")
+        } catch {
+            #expect(error.code == .timedOut)
+            #expect(error.message.contains("did not arrive whole"))
+        }
+        await transport.shutdown()
+    }
 }
