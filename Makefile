@@ -5,7 +5,7 @@ SWIFT        ?= swift
 FUZZ_SECONDS ?= 600
 FUZZ_CORPUS  ?= .build-fuzz/corpus
 
-.PHONY: all deps pydeps build test test-bluez soak soak-queue soak-daemon demo fuzz fuzz-smoke bench bench-daemon deb install clean
+.PHONY: all deps pydeps build test test-jhe test-bluez soak soak-queue soak-daemon demo fuzz fuzz-smoke bench bench-daemon deb install clean
 
 all: build
 
@@ -25,6 +25,14 @@ test: deps pydeps
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20
 	scripts/run-tests.sh
+
+## test-jhe: the release gateway against a real JupyterHealth Exchange on loopback: a throwaway
+## PostgreSQL 15 and JHE from the vendored sources (scripts/test-jhe/vendor, `uv sync`), simulated
+## straps; enrolment, kill -9, token refreshes, revoked tokens, withdrawn consent, a server outage,
+## then every accepted sample checked in JHE's database (scripts/test-jhe/run.sh; installs its own
+## Debian packages and uv). Separate from `test`: see README, "Real JHE test tier".
+test-jhe: deps
+	scripts/test-jhe/run.sh
 
 ## test-bluez: the release gateway against the real bluetoothd, in a qemu VM with two virtual
 ## LE controllers (scripts/test-bluez/run.sh; installs its own Debian packages). Separate from
