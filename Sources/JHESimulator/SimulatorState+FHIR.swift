@@ -2,14 +2,15 @@ import Foundation
 
 /// `POST /FHIR/R5/` (batch upload) and `GET /FHIR/R5/Observation` (contract §3, §6).
 extension SimulatorState {
-    static let bearerChallenge = ("WWW-Authenticate", #"Bearer realm="api", error="invalid_token""#)
+    /// As a real JHE answers a batch with a revoked or expired token (contract §10).
+    static let bearerChallenge = ("WWW-Authenticate", #"Bearer realm="api",error="invalid_token",error_description="The access token is invalid.""#)
 
     func batch(_ request: SimulatorRequest) -> SimulatorReply {
         if (request.headers["accept"] ?? "").contains("application/fhir+json") {
             return .detail(406, "Could not satisfy the request Accept header.")
         }
         guard let subject = subject(of: request.bearerToken) else {
-            return .detail(401, "Invalid token.", headers: [Self.bearerChallenge])
+            return .detail(401, Self.unauthenticated, headers: [Self.bearerChallenge])
         }
         let contentType = request.headers["content-type"] ?? ""
         guard contentType.hasPrefix("application/json") else {
@@ -73,17 +74,20 @@ extension SimulatorState {
         guard deviceReference.hasPrefix("Device/"), let deviceID = Int(deviceReference.dropFirst(7)),
               let source = dataSources[deviceID], ["personal_device", "device"].contains(source.type)
         else { return Self.entryFailure(400, "Device Data Source id=\(deviceReference.dropFirst(7)) can not be found.") }
-        let keys = (resource["identifier"] as? [[String: Any]] ?? []).compactMap { identifier -> String? in
+        let pairs = (resource["identifier"] as? [[String: Any]] ?? []).compactMap { identifier -> (system: String, value: String)? in
             guard let system = identifier["system"] as? String, let value = identifier["value"] as? String else { return nil }
-            return system + "|" + value
+            return (system, value)
         }
-        if keys.contains(where: identifiers.contains) { return Self.entryFailure(409, "Identifier already exists") }
+        let keys = pairs.map { $0.system + "|" + $0.value }
+        if let duplicate = pairs.first(where: { identifiers.contains($0.system + "|" + $0.value) }) {
+            return Self.entryFailure(409, "Identifier already exists: system=\(duplicate.system) value=\(duplicate.value)")
+        }
         let codings = ((resource["code"] as? [String: Any])?["coding"] as? [[String: Any]]) ?? []
         guard codings.count == 1, let system = codings[0]["system"] as? String, let code = codings[0]["code"] as? String,
               system == Self.omhSystem, Self.knownCodes.contains(code)
         else { return Self.entryFailure(400, "Code not found") }
         guard patient.consentedCodes.contains(code) else {
-            return Self.entryFailure(403, "Patient id=\(patientID) has not been consented to share \(code).")
+            return Self.entryFailure(403, "Observation data with coding_system=\(system) coding_code=\(code) has not been consented for any studies by this Patient.")
         }
         let data = ((resource["valueAttachment"] as? [String: Any])?["data"] as? String) ?? ""
         guard let raw = Data(base64Encoded: data), raw.allSatisfy({ $0 < 0x80 }),

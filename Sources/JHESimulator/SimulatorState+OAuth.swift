@@ -98,4 +98,16 @@ extension SimulatorState {
             "scope": "openid email", "refresh_token": refresh, "id_token": "eyJhbGciOiJub25lIn0.eyJzdWIiOiJzaW0ifQ.",
         ])
     }
+
+    /// The OpenID provider document (django-oauth-toolkit's), which the gateway's outage probe
+    /// and `doctor` fetch anonymously; the fields a client would read.
+    func openIDConfiguration(baseURL: String) -> SimulatorReply {
+        .json(200, [
+            "issuer": baseURL + "/o", "authorization_endpoint": baseURL + "/o/authorize/",
+            "token_endpoint": baseURL + "/o/token/", "userinfo_endpoint": baseURL + "/o/userinfo/",
+            "jwks_uri": baseURL + "/o/.well-known/jwks.json", "response_types_supported": ["code"],
+            "subject_types_supported": ["public"], "id_token_signing_alg_values_supported": ["RS256"],
+            "token_endpoint_auth_methods_supported": ["client_secret_post", "client_secret_basic"],
+        ])
+    }
 }

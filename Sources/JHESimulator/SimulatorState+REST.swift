@@ -17,7 +17,7 @@ extension SimulatorState {
         case .patient(let id):
             guard let patient = patients[id] else { return .detail(404, "Not found.") }
             return .json(200, [
-                "id": patient.userID, "userType": NSNull(), "isSuperuser": false,
+                "id": patient.userID, "userType": "patient", "isSuperuser": false,
                 "patient": [
                     "id": patient.id, "jheUserId": patient.userID, "identifiers": [] as [Any],
                     "organizations": [Self.organisation(patient)],

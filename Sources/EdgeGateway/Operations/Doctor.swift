@@ -20,7 +20,7 @@ struct Doctor {
         let credentials = Result { () throws(UplinkError) in try CredentialsFileStore(directory: stateDirectory).load() }
         checks += await UplinkChecks(configuration: configuration, credentials: credentials, bindings: (try? bindings.get()) ?? [], now: now()).run()
         checks.append(HostChecks.diskSpace(stateDirectory: stateDirectory, minimum: minimumFreeBytes))
-        checks.append(HostChecks.clock(synchronized: clockSynchronized()))
+        checks.append(HostChecks.clock(synchronized: clockSynchronized(), holding: configuration.gateway.holdUntilClockSync))
         return checks
     }
 }

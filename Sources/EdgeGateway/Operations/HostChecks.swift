@@ -31,12 +31,15 @@ enum HostChecks {
         return .pass("disk space", detail)
     }
 
-    /// Whether the kernel says the clock is synchronised.
-    static func clock(synchronized: Bool) -> DoctorCheck {
-        synchronized
-            ? .pass("clock", "synchronised")
-            : .fail("clock", "not synchronised (samples are held until it is, then re-stamped)",
-                    fix: "enable NTP: timedatectl set-ntp true, and check that the box reaches its time servers")
+    /// Whether the kernel says the clock is synchronised, and what that means for samples
+    /// under `[gateway] hold_until_clock_sync` (`holding`).
+    static func clock(synchronized: Bool, holding: Bool) -> DoctorCheck {
+        guard !synchronized else { return .pass("clock", "synchronised") }
+        let effect = holding
+            ? "samples are held until it is, then re-stamped"
+            : "samples are uploaded with its time: hold_until_clock_sync is off"
+        return .fail("clock", "not synchronised (\(effect))",
+                     fix: "enable NTP: timedatectl set-ntp true, and check that the box reaches its time servers")
     }
 
     private static func megabytes(_ bytes: Int64) -> Int64 { bytes / 1_000_000 }

@@ -110,7 +110,10 @@ enum StatusJSON {
         line.add("last_error", JSONLine.optional(reported?.lastError))
         line.add("current_error", JSONLine.optional(reported?.currentError))
         line.add("failing_since", time(reported?.failingSince))
-        line.add("reenrolment_required", JSONLine.optional(credentials?.reenrolmentRequired ?? reported?.reenrolmentRequired))
+        // The credentials file is the truth once read: a new `enroll` clears the flag there
+        // before the daemon's next report does.
+        let reenrolment = credentials.map(\.reenrolmentRequired) ?? reported?.reenrolmentRequired
+        line.add("reenrolment_required", JSONLine.optional(reenrolment))
         return line
     }
 }

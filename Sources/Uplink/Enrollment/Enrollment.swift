@@ -94,6 +94,8 @@ public struct Enrollment: Sendable {
             throw UplinkError(.invitationExpired, "this invitation has expired (410, links live 7 days); ask the study team for a new link")
         case 403:
             throw UplinkError(.invitationCancelled, "this invitation was cancelled (403); ask the study team for a new link")
+        case 401 where invitation.token.count != 32:
+            throw UplinkError(.invitationNotFound, "\(server.host) does not know this invitation (HTTP 401 for a token of \(invitation.token.count) characters; JHE's are 32): the link was probably cut short or mistyped; copy the whole link again")
         default:
             throw UplinkError(.unexpectedReply, "\(server.host) answered the invitation with HTTP \(reply.status); check --base-url (the API host)")
         }

@@ -76,9 +76,15 @@ public final class AsyncHTTPTransport: HTTPTransport {
     }
 
     /// AHC's and NIO's error descriptions name the failure (refused, reset, certificate) and never
-    /// carry request headers or bodies, so they are safe to show.
-    private static func describe(_ error: any Error) -> String {
-        String(describing: error)
+    /// carry request headers or bodies, so they are safe to show. A refused connection, the
+    /// commonest failure of all, is said plainly (NIO words it "connection reset (error set):
+    /// Connection refused (errno: 111)").
+    static func describe(_ error: any Error) -> String {
+        let text = String(describing: error)
+        if text.contains("Connection refused") || text.contains("errno: 111") {
+            return "connection refused (nothing answers on that port: the server is down, or the URL's port is wrong)"
+        }
+        return text
     }
 }
 

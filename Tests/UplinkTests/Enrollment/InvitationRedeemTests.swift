@@ -33,6 +33,20 @@ struct InvitationRedeemTests {
         }
     }
 
+    @Test("a link cut short (JHE answers 401, not 404, for a token that is not 32 characters) is reported as such, not as a wrong --base-url")
+    func truncatedLink() async throws {
+        try await SimulatorHarness.with { harness in
+            let link = String(await harness.simulator.issueInvitation().dropLast(5))
+            do throws(UplinkError) {
+                _ = try await Enrollment(transport: harness.transport, store: harness.store).enroll(invitation: link)
+                Issue.record("a truncated link enrolled")
+            } catch {
+                #expect(error.code == .invitationNotFound)
+                #expect(error.message.contains("cut short") && !error.message.contains("--base-url"))
+            }
+        }
+    }
+
     @Test("re-redeeming within 12 h enrols again; after 12 h it is refused with 409")
     func redeemTwice() async throws {
         try await SimulatorHarness.with { harness in
