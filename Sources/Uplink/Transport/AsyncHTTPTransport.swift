@@ -20,8 +20,8 @@ public final class AsyncHTTPTransport: HTTPTransport {
     private let maximumBodyBytes = 16 * 1024 * 1024
 
     /// A transport; `caFile` adds a PEM trust root to the system ones; `targetHost` (the API
-    /// host, when known) decides whether `no_proxy` applies. A connection that fails (refused,
-    /// TLS handshake) is retried by async-http-client until `connectTimeout`.
+    /// host, when known) decides whether `no_proxy` applies. A connection is tried once, for at
+    /// most `connectTimeout`; retrying is the caller's job.
     public init(caFile: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
                 targetHost: String? = nil, connectTimeout: Duration = .seconds(10)) throws(UplinkError) {
         var tls = TLSConfiguration.makeClientConfiguration()
@@ -36,6 +36,11 @@ public final class AsyncHTTPTransport: HTTPTransport {
         }
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
         configuration.timeout = .init(connect: .nanoseconds(connectTimeout.nanoseconds), read: .seconds(60))
+        // One attempt per connection: the uploader's own loop retries (with a cheap probe while
+        // the server is down), so a refused connection should fail the request at once rather
+        // than be retried here until `connectTimeout`, which hid the start of an outage for
+        // that long and delayed noticing the server's return.
+        configuration.connectionPool.retryConnectionEstablishment = false
         configuration.proxy = ProxySetting(environment: environment).proxy(forHost: targetHost)
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
