@@ -531,7 +531,17 @@ for strap in "${straps[@]}"; do
 done
 # Empty: nothing pending, leased or dead, and nothing held for the clock.
 queue_empty() { [[ "$(queue_field pending leased dead held | paste -sd' ')" == "0 0 0 0" ]]; }
-empty() { daemon_alive; queue_stats; queue_empty; }
+# The daemon notices `forget` when it next reads sensors.json; until its report lists no
+# strap, samples may still arrive. Once it lists none, the queue must be seen empty in a
+# report written after that (the last samples a supervisor handed over before it stopped are
+# committed within commit_interval_ms, well inside one report period).
+straps_gone() {
+    daemon_alive; status
+    [[ $(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["sensors"]))' "$work/status.json") == 0 ]] || return 1
+    gone_report=$(field daemon.last_report_at)
+}
+wait_for "$deadline" "the daemon to drop the forgotten straps" straps_gone
+empty() { daemon_alive; status; [[ $(field daemon.last_report_at) != "$gone_report" ]] && queue_stats && queue_empty; }
 wait_for "$((deadline + 120))" "an empty queue (pending, leased, dead, held all 0)" empty
 stop_offset=$(stat -c %s "$work/gateway.log")
 kill -TERM "$daemon_pid"

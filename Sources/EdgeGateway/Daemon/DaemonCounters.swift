@@ -137,8 +137,11 @@ struct CounterBoard: Sendable {
             sensors: sensors.values.sorted { $0.address < $1.address }, uplink: uplink)
     }
 
+    /// Changes a tracked strap's entry. Events about a strap no longer bound (its supervisor's
+    /// last words, uploads of its backlog) change nothing: they must not bring back a strap
+    /// that `forget` removed.
     private mutating func update(_ address: BluetoothAddress, _ change: (inout GatewayStatusReport.SensorStatus) -> Void) {
-        var entry = sensors[address] ?? Self.emptyStatus(address)
+        guard var entry = sensors[address] else { return }
         change(&entry)
         sensors[address] = entry
     }
