@@ -13,7 +13,8 @@ import Foundation
 /// Chosen over FoundationNetworking's `URLSession`, which on Linux cannot be given a custom CA
 /// (it only ever uses the system bundle), reports every TLS failure as code -1, and grew in
 /// memory per request. Here: system trust store plus an optional `ca_file`, certificate
-/// verification always on, proxy from `https_proxy`/`http_proxy`/`no_proxy`, per-request deadline.
+/// verification always on, proxy from `https_proxy`/`http_proxy`/`no_proxy`, per-request deadline,
+/// redirects never followed.
 public final class AsyncHTTPTransport: HTTPTransport {
     private let client: HTTPClient
     /// The largest reply body read (JHE replies are small; this bounds memory on a bad server).
@@ -41,6 +42,10 @@ public final class AsyncHTTPTransport: HTTPTransport {
         // than be retried here until `connectTimeout`, which hid the start of an outage for
         // that long and delayed noticing the server's return.
         configuration.connectionPool.retryConnectionEstablishment = false
+        // A redirect is never followed: it would re-post a refresh token or a Bundle of health
+        // data to whatever origin the reply names, and take that origin's answer for JHE's.
+        // The 3xx comes back to the caller, which acknowledges nothing on it.
+        configuration.redirectConfiguration = .disallow
         configuration.proxy = ProxySetting(environment: environment).proxy(forHost: targetHost)
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }

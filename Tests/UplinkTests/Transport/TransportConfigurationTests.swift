@@ -39,7 +39,7 @@ struct TransportConfigurationTests {
 
     @Test("a reply whose body trickles in is cut off by the request's one deadline (body included) with uplink.timed-out")
     func tricklingBodyTimesOut() async throws {
-        let server = try TricklingServer(interval: 0.5, bodyBytes: 200)
+        let server = try HostileHTTPServer(.trickle(interval: 0.5, bodyBytes: 200))
         defer { server.stop() }
         let transport = try AsyncHTTPTransport()
         do {
@@ -50,5 +50,22 @@ struct TransportConfigurationTests {
             #expect(error.message.contains("did not arrive whole"))
         }
         await transport.shutdown()
+    }
+
+    @Test("a redirect to another origin is not followed: the token and the body never reach it, and the caller sees the 307")
+    func redirectsAreNotFollowed() async throws {
+        let elsewhere = try HostileHTTPServer(.answer)
+        defer { elsewhere.stop() }
+        let redirector = try HostileHTTPServer(.redirect(to: elsewhere.baseURL + "/o/token/"))
+        defer { redirector.stop() }
+        let transport = try AsyncHTTPTransport()
+        let reply = try await transport.send(TransportRequest(
+            method: "POST", url: redirector.baseURL + "/o/token/",
+            headers: [("Content-Type", "application/x-www-form-urlencoded")],
+            body: Data("grant_type=refresh_token&refresh_token=SECRET&client_id=client".utf8)), timeout: .seconds(30))
+        await transport.shutdown()
+        #expect(reply.status == 307)
+        #expect(redirector.connections == 1)
+        #expect(elsewhere.connections == 0, "the refresh token was re-posted to the redirect's origin")
     }
 }

@@ -1,0 +1,91 @@
+import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A hostile (or merely odd) HTTP server on loopback, written on raw sockets so that it can do
+/// what a well-behaved server library will not: trickle a body one byte at a time, or redirect
+/// a request with credentials to another origin. It counts the connections it accepts.
+final class HostileHTTPServer: Sendable {
+    /// What the server answers to every request.
+    enum Behaviour: Sendable {
+        /// A response head at once, then the body one byte every `interval`.
+        case trickle(interval: TimeInterval, bodyBytes: Int)
+        /// `307 Temporary Redirect` to `location` (which keeps the method and body).
+        case redirect(to: String)
+        /// `200` with a small JSON body: the origin a redirect points at.
+        case answer
+    }
+
+    let port: UInt16
+    private let listener: Int32
+    private let behaviour: Behaviour
+    private let accepted = Mutex(0)
+
+    init(_ behaviour: Behaviour) throws {
+        self.behaviour = behaviour
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress -> Bool in
+                bind(listener, socketAddress, length) == 0 && listen(listener, 8) == 0
+                    && getsockname(listener, socketAddress, &length) == 0
+            }
+        }
+        guard bound else {
+            close(listener)
+            throw POSIXError(.EADDRNOTAVAIL)
+        }
+        self.listener = listener
+        port = UInt16(bigEndian: address.sin_port)
+        Thread.detachNewThread { [self] in acceptLoop() }
+    }
+
+    /// `http://127.0.0.1:<port>`.
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// Connections accepted so far.
+    var connections: Int { accepted.withLock { $0 } }
+
+    /// Stops accepting; connections in progress end at their next write.
+    func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    private func acceptLoop() {
+        while true {
+            let connection = accept(listener, nil, nil)
+            guard connection >= 0 else { return }
+            accepted.withLock { $0 += 1 }
+            Thread.detachNewThread { [self] in serve(connection) }
+        }
+    }
+
+    private func serve(_ connection: Int32) {
+        defer { close(connection) }
+        var request = [UInt8](repeating: 0, count: 65_536)
+        _ = read(connection, &request, request.count)
+        switch behaviour {
+        case .trickle(let interval, let bodyBytes):
+            guard send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(bodyBytes)\r\n\r\n", to: connection) else { return }
+            for _ in 0..<bodyBytes {
+                Thread.sleep(forTimeInterval: interval)
+                guard send(" ", to: connection) else { return }
+            }
+        case .redirect(let location):
+            _ = send("HTTP/1.1 307 Temporary Redirect\r\nLocation: \(location)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", to: connection)
+        case .answer:
+            _ = send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}", to: connection)
+        }
+    }
+
+    private func send(_ text: String, to connection: Int32) -> Bool {
+        write(connection, text, text.utf8.count) == text.utf8.count
+    }
+}
