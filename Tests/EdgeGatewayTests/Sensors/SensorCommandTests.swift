@@ -95,6 +95,30 @@ struct SensorCommandTests {
         #expect(stopped.standardError.contains("bluetoothd is not running"))
     }
 
+    @Test("a strap advertising terminal escape sequences in its name and GATT strings cannot drive the technician's terminal: scan and pair print them escaped")
+    func hostileNamesAreEscaped() async throws {
+        let bus = try PrivateBus()
+        let hostile = SimulatedStrap(
+            address: BluetoothAddress("F0:1D:2E:3C:66:66")!, name: "\u{1B}]0;PWNED\u{07}\u{1B}[2JStrap\u{202E}",
+            manufacturer: "Evil\u{9B}31m Corp", model: "X\r\nfake line")
+        let simulator = BluetoothdSimulator(busAddress: bus.address, straps: [hostile])
+        try await simulator.start()
+        let state = try TemporaryDirectory()
+        defer { state.remove() }
+        let environment = ["DBUS_SYSTEM_BUS_ADDRESS": bus.address]
+        let scan = try await GatewayProcess.run(["scan", "--timeout", "3", "--state-dir", state.path], environment: environment)
+        let pair = try await GatewayProcess.run(["pair", "F0:1D:2E:3C:66:66", "--state-dir", state.path], environment: environment)
+        await simulator.stop()
+        bus.stop()
+        for output in [scan.standardOutput, pair.standardOutput] {
+            #expect(!output.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B || $0.value == 0x202E || $0.value == 0x0D },
+                    "a control character reached the terminal: \(output.debugDescription)")
+        }
+        #expect(scan.standardOutput.contains(#"\u{1b}]0;PWNED\u{7}\u{1b}[2JStrap\u{202e}"#), "\(scan.standardOutput.debugDescription)")
+        #expect(pair.status == 0, "\(pair.standardError)")
+        #expect(!pair.standardOutput.contains("\nfake line"), "a newline in the model name forged an output line")
+    }
+
     @Test("exits 64 for a malformed address")
     func badAddress() async throws {
         let setup = try await Setup.start(straps: 1)

@@ -117,7 +117,7 @@ actor SamplePrinter {
         let rr = measurement.rrIntervals.isEmpty ? "" : "  RR " + measurement.rrIntervals
             .map { DecimalText.format(numerator: Int($0) * 1000, denominator: 1024, fractionDigits: 1).split(separator: ".")[0] + " ms" }
             .joined(separator: ", ")
-        return "\(time)  \(names[sample.sensor] ?? sample.sensor.description)  \(measurement.bpm) bpm  \(contact)\(rr)"
+        return "\(time)  \(names[sample.sensor].map(TerminalText.safe) ?? sample.sensor.description)  \(measurement.bpm) bpm  \(contact)\(rr)"
     }
 
     private func jsonLine(_ sample: HeartRateSample) -> String {

@@ -105,8 +105,8 @@ struct PairCommand: AsyncParsableCommand {
             line.add("bound", .boolean(true))
             StandardOutput.writeLine(line.text)
         } else {
-            let model = [details.manufacturer, details.model].compactMap { $0 }.joined(separator: " ")
-            StandardOutput.writeLine("bound \(address) \(details.name ?? "")\(model.isEmpty ? "" : " (\(model))")")
+            let model = TerminalText.safe([details.manufacturer, details.model].compactMap { $0 }.joined(separator: " "))
+            StandardOutput.writeLine("bound \(address) \(TerminalText.safe(details.name ?? ""))\(model.isEmpty ? "" : " (\(model))")")
             StandardOutput.writeLine("  bonded: \(bonded ? "yes" : "no")  location: \(details.bodySensorLocation?.description ?? "unknown")  battery: \(details.batteryPercent.map { "\($0) %" } ?? "unknown")")
             if let patient = binding.patientID { StandardOutput.writeLine("  patient: \(patient)") }
         }

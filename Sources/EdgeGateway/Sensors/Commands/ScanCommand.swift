@@ -85,7 +85,7 @@ struct ScanCommand: AsyncParsableCommand {
             StandardOutput.writeLine(line.text)
         } else {
             let rssi = info.rssi.map { "\($0) dBm" } ?? "– dBm"
-            StandardOutput.writeLine("\(info.address)  \(info.name ?? "(no name)")  \(rssi)  paired: \(info.isPaired ? "yes" : "no")  bound: \(bound ? "yes" : "no")")
+            StandardOutput.writeLine("\(info.address)  \(info.name.map(TerminalText.safe) ?? "(no name)")  \(rssi)  paired: \(info.isPaired ? "yes" : "no")  bound: \(bound ? "yes" : "no")")
         }
     }
 }

@@ -44,7 +44,7 @@ struct SensorsCommand: AsyncParsableCommand {
             line.add("rssi", info?.rssi.map(JSONLine.Value.integer) ?? .null)
             StandardOutput.writeLine(line.text)
         } else {
-            let name = binding.alias ?? info?.name ?? ""
+            let name = TerminalText.safe(binding.alias ?? info?.name ?? "")
             let state = info.map { $0.isConnected ? "connected" : "not connected" } ?? "unknown to bluetoothd"
             let battery = info?.batteryPercentage.map { "  battery \($0) %" } ?? ""
             StandardOutput.writeLine("\(binding.address)  \(name)  \(state)\(battery)  patient: \(binding.patientID ?? "–")  added \(added)")
