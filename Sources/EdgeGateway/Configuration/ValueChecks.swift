@@ -65,6 +65,11 @@ enum ValueChecks {
         }
         guard !isDirectory.boolValue else { throw .notAllowed(detail: "it is a directory") }
         guard FileManager.default.isReadableFile(atPath: text) else { throw .notAllowed(detail: "the file is not readable") }
+        do throws(UplinkError) {
+            try AsyncHTTPTransport.checkCAFile(text)
+        } catch {
+            throw .notAllowed(detail: "it holds no readable PEM certificate")
+        }
     }
 
     /// `""` (off), `host:port` or `[ipv6]:port` with a port from 1 to 65535.

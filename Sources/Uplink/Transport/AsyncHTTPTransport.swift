@@ -28,11 +28,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.certificateVerification = .fullVerification
         if let caFile {
-            do {
-                _ = try NIOSSLCertificate.fromPEMFile(caFile)
-            } catch {
-                throw UplinkError(.invalidCAFile, "ca_file \(caFile) could not be read as PEM certificates (\(error)); fix the path or the file")
-            }
+            try Self.checkCAFile(caFile)
             tls.additionalTrustRoots = [.file(caFile)]
         }
         var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
@@ -48,6 +44,21 @@ public final class AsyncHTTPTransport: HTTPTransport {
         configuration.redirectConfiguration = .disallow
         configuration.proxy = ProxySetting(environment: environment).proxy(forHost: targetHost)
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }
+
+    /// Whether `path` holds at least one PEM certificate, as `ca_file` must; checked when the
+    /// configuration is loaded, so a damaged file stops the daemon with a configuration error
+    /// (which systemd does not restart in a loop) instead of a failure at start.
+    public static func checkCAFile(_ path: String) throws(UplinkError) {
+        let certificates: [NIOSSLCertificate]
+        do {
+            certificates = try NIOSSLCertificate.fromPEMFile(path)
+        } catch {
+            throw UplinkError(.invalidCAFile, "ca_file \(path) could not be read as PEM certificates (\(error)); fix the path or the file")
+        }
+        guard !certificates.isEmpty else {
+            throw UplinkError(.invalidCAFile, "ca_file \(path) holds no PEM certificate; fix the path or the file")
+        }
     }
 
     /// Closes the connection pool; call once when done.

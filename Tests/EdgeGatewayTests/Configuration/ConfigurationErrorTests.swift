@@ -58,6 +58,8 @@ struct ConfigurationErrorTests {
              message: "/cfg/gateway.toml: [uplink] resolution = \"fortnightly\" is not allowed; expected every-sample, or a window such as 60s, 5m, 1h (at most 24h)"),
         Case(text: "[uplink]\nca_file = \"/nonexistent/ca.pem\"\n", code: .invalidValue,
              message: "/cfg/gateway.toml: [uplink] ca_file = \"/nonexistent/ca.pem\" is not allowed (no such file); expected \"\" (the system CA store only) or the path of a readable PEM file"),
+        Case(text: "[uplink]\nca_file = \"/etc/hostname\"\n", code: .invalidValue,
+             message: "/cfg/gateway.toml: [uplink] ca_file = \"/etc/hostname\" is not allowed (it holds no readable PEM certificate); expected \"\" (the system CA store only) or the path of a readable PEM file"),
         Case(text: "[uplink]\nca_file = \"/tmp\"\n", code: .invalidValue,
              message: "/cfg/gateway.toml: [uplink] ca_file = \"/tmp\" is not allowed (it is a directory); expected \"\" (the system CA store only) or the path of a readable PEM file"),
         Case(text: "[metrics]\nlisten = \"9464\"\n", code: .invalidValue,

@@ -9,6 +9,10 @@ struct ConfigurationParsingTests {
     static let path = "/etc/edge-gateway/gateway.toml"
 
     /// A file setting every key to a value other than its default.
+    /// A self-signed PEM certificate (no key): what `ca_file` must hold.
+    static let testCA = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/test-ca.pem").path
+
     static func everyKey(caFile: String) -> String {
         """
         [gateway]
@@ -50,7 +54,7 @@ struct ConfigurationParsingTests {
         let directory = try TemporaryDirectory("config-parse")
         defer { directory.remove() }
         let caFile = directory.file("ca.pem")
-        _ = FileManager.default.createFile(atPath: caFile, contents: Data("-----BEGIN CERTIFICATE-----\n".utf8))
+        try FileManager.default.copyItem(atPath: Self.testCA, toPath: caFile)
         let text = Self.everyKey(caFile: caFile)
         #expect(try ConfigurationDocument.settings(in: text, path: Self.path).count == ConfigurationSchema.keys.count,
                 "the file above must set every key the schema has")
