@@ -9,7 +9,7 @@ struct UplinkEpisode {
     let logger: Logger
     let counters: DaemonCounters
     /// When the current failure began; nil while uploads go through.
-    private(set) var failingSince: Date?
+    private var failingSince: Date?
     private var failedRounds = 0
 
     init(logger: Logger, counters: DaemonCounters) {

@@ -69,7 +69,7 @@ struct GatewaySnapshot {
 
     /// A queue file's statistics, read with `.attach` (never creating, checking or replacing the
     /// daemon's file); a missing queue is an empty one.
-    static func queueStats(path: String) async -> Result<QueueStats?, QueueError> {
+    private static func queueStats(path: String) async -> Result<QueueStats?, QueueError> {
         guard FileManager.default.fileExists(atPath: path) else { return .success(nil) }
         do {
             let queue = try OfflineQueue(path: path, access: .attach)

@@ -51,12 +51,13 @@ struct HeldSamples {
                 }
             }
             try await queue.append(contentsOf: repaired.map(SampleRecord.record(for:)))
-            for sample in unrepairable {
+            let unrepairableIDs = try await queue.append(contentsOf: unrepairable.map { sample in
                 var record = try SampleRecord.record(for: sample)
                 record.captureTime = stamp.wallClockNanoseconds
-                let ids = try await queue.append(contentsOf: [record])
-                try await queue.reject(ids, reason: ClockRepair.unrepairableReason(sample))
-            }
+                return record
+            })
+            let byReason = Dictionary(grouping: zip(unrepairable, unrepairableIDs)) { ClockRepair.unrepairableReason($0.0) }
+            for (reason, entries) in byReason { try await queue.reject(entries.map(\.1), reason: reason) }
             try await held.reject(undecodable, reason: "undecodable-record: a held record is not a heart-rate sample")
             try await held.ack(lease.ids.filter { !undecodable.contains($0) })
             release.repaired += repaired.count

@@ -48,9 +48,6 @@ struct EnrollCommand: AsyncParsableCommand {
         guard modes == 1 else {
             throw ValidationError("Give exactly one of: an invitation LINK_OR_CODE, --client-credentials KEY, or --status.")
         }
-        if clientKey != nil && baseURL == nil && (try? stateDirectory.loadConfiguration().uplink.baseURL) == nil {
-            throw ValidationError("--client-credentials needs --base-url (the JHE server) or [uplink] base_url.")
-        }
     }
 
     func run() async throws {
@@ -60,6 +57,9 @@ struct EnrollCommand: AsyncParsableCommand {
         }
         let uplink = try stateDirectory.loadConfiguration().uplink
         let baseURL = baseURL ?? uplink.baseURL
+        if clientKey != nil && baseURL == nil {
+            throw ValidationError("--client-credentials needs --base-url (the JHE server) or [uplink] base_url.")
+        }
         let fhirPath = fhirPath ?? uplink.fhirPath ?? "/FHIR/R5/"
         let transport: AsyncHTTPTransport
         do {
