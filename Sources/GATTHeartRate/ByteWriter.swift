@@ -19,14 +19,15 @@ struct ByteWriter {
         bytes.append(contentsOf: raw)
     }
 
-    /// Appends a one-byte length and then `raw`; a field longer than 255 bytes cannot be written.
+    /// Appends the length of `raw`, in one byte or (`wide`) two, and then `raw`; a field longer
+    /// than that length can say cannot be written.
     mutating func lengthPrefixed(
-        _ raw: [UInt8], _ field: SampleDecodingError.Field
+        _ raw: [UInt8], _ field: SampleDecodingError.Field, wide: Bool
     ) throws(SampleEncodingError) {
-        guard let length = UInt8(exactly: raw.count) else {
-            throw SampleEncodingError(field: field, byteCount: raw.count)
+        guard raw.count <= (wide ? Int(UInt16.max) : Int(UInt8.max)) else {
+            throw SampleEncodingError(field: field, byteCount: raw.count, limit: wide ? Int(UInt16.max) : Int(UInt8.max))
         }
-        integer(length)
+        if wide { integer(UInt16(raw.count)) } else { integer(UInt8(raw.count)) }
         append(raw)
     }
 }

@@ -11,22 +11,30 @@ import Foundation
 ///
 /// | offset | bytes | field |
 /// |---|---|---|
-/// | 0 | 1 | format, `HeartRateSample.binaryFormat` (1) |
+/// | 0 | 1 | format: `binaryFormat` (1), or `wideBinaryFormat` (2) when a field needs it |
 /// | 1 | 16 | sample id, RFC 4122 byte order |
 /// | 17 | 6 | sensor address, most significant byte first (as written) |
 /// | 23 | 1 | flags: bit 0 wall clock synchronised, bit 1 patient id present; others zero |
 /// | 24 | 8 | wall-clock time, int64 ns since 1970 |
 /// | 32 | 8 | monotonic time, uint64 ns since boot |
 /// | 40 | 16 | boot id |
-/// | 56 | 1 + n | patient id, if flagged: length, then n ≤ 255 bytes of UTF-8 |
-/// | … | 1 + m | measurement: length, then the m ≤ 255 byte 0x2A37 value `encoded()` writes |
+/// | 56 | w + n | patient id, if flagged: length, then n bytes of UTF-8 |
+/// | … | w + m | measurement: length, then the m-byte 0x2A37 value `encoded()` writes |
+///
+/// A length takes one byte (w = 1) in format 1, which every real sample fits. A 0x2A37 value
+/// longer than 255 bytes is legal (a strap at a large ATT MTU may send up to 512 bytes, some 250
+/// RR intervals), and a sample holding one is written in format 2, where each length takes two
+/// bytes (w = 2, at most 65,535); format 2 is never written for a sample format 1 can hold.
 ///
 /// Decoding is strict and total: any byte string either gives back the sample or throws a
 /// `SampleDecodingError`, and a byte string that decodes is exactly what encoding its sample
 /// writes (so a damaged record cannot pass as a slightly different valid one).
 extension HeartRateSample {
-    /// The first byte of the binary form; a later incompatible layout takes the next number.
+    /// The first byte of the binary form with one-byte lengths; a later incompatible layout
+    /// takes the next free number.
     public static let binaryFormat: UInt8 = 1
+    /// The first byte of the binary form with two-byte lengths, for a field over 255 bytes.
+    public static let wideBinaryFormat: UInt8 = 2
 
     /// Bits of the flags byte.
     enum BinaryFlag {
@@ -35,12 +43,15 @@ extension HeartRateSample {
         static let defined = wallClockSynchronized | patientIDPresent
     }
 
-    /// The sample in the binary form. Throws only for a patient id longer than 255 UTF-8 bytes
-    /// or a 0x2A37 value longer than 255 bytes (some 126 RR intervals, where a notification at
-    /// the default ATT MTU holds at most 9): both far beyond real input.
+    /// The sample in the binary form: format 1 when every field fits a one-byte length, format 2
+    /// otherwise. Throws only for a field over 65,535 bytes, which no strap can send (an ATT
+    /// value is at most 512 bytes) and no configuration accepts as a patient id.
     public func binaryEncoded() throws(SampleEncodingError) -> [UInt8] {
-        var writer = ByteWriter(capacity: 64 + (patientID?.utf8.count ?? 0) + 2 * measurement.rrIntervals.count)
-        writer.integer(Self.binaryFormat)
+        let patient = patientID.map { Array($0.utf8) }
+        let frame = measurement.encoded()
+        let wide = max(patient?.count ?? 0, frame.count) > Int(UInt8.max)
+        var writer = ByteWriter(capacity: 64 + (patient?.count ?? 0) + frame.count)
+        writer.integer(wide ? Self.wideBinaryFormat : Self.binaryFormat)
         withUnsafeBytes(of: id.uuid) { writer.append($0) }
         writer.append(sensor.bytes)
         var flags: UInt8 = captured.wallClockSynchronized ? BinaryFlag.wallClockSynchronized : 0
@@ -49,20 +60,21 @@ extension HeartRateSample {
         writer.integer(captured.wallClockNanoseconds)
         writer.integer(captured.monotonicNanoseconds)
         withUnsafeBytes(of: captured.bootID.uuid) { writer.append($0) }
-        if let patientID { try writer.lengthPrefixed(Array(patientID.utf8), .patientID) }
-        try writer.lengthPrefixed(measurement.encoded(), .measurement)
+        if let patient { try writer.lengthPrefixed(patient, .patientID, wide: wide) }
+        try writer.lengthPrefixed(frame, .measurement, wide: wide)
         return writer.bytes
     }
 
     /// Decodes the binary form strictly (see the type's layout): unknown format byte, truncation,
-    /// reserved flag bits, bad UTF-8, an undecodable or non-canonical measurement and trailing
-    /// bytes each throw their own `SampleDecodingError`.
+    /// reserved flag bits, bad UTF-8, an undecodable or non-canonical measurement, trailing
+    /// bytes and format 2 for fields that fit format 1 each throw their own `SampleDecodingError`.
     public init(binary: some Collection<UInt8>) throws(SampleDecodingError) {
         var reader = SampleFieldReader(Array(binary))
         let format = try reader.integer(UInt8.self, .format)
-        guard format == Self.binaryFormat else {
-            throw reader.failure(.unknownFormat, .format, at: 0, "format byte \(format); this build reads format \(Self.binaryFormat)")
+        guard format == Self.binaryFormat || format == Self.wideBinaryFormat else {
+            throw reader.failure(.unknownFormat, .format, at: 0, "format byte \(format); this build reads formats \(Self.binaryFormat) and \(Self.wideBinaryFormat)")
         }
+        let wide = format == Self.wideBinaryFormat
         let id = try reader.uuid(.sampleID)
         // `take` returned exactly six bytes, which is all `BluetoothAddress(bytes:)` checks.
         let sensor = BluetoothAddress(bytes: Array(try reader.take(6, .sensor)))!
@@ -78,15 +90,19 @@ extension HeartRateSample {
             bootID: try reader.uuid(.bootID))
         var patientID: String?
         if flags & BinaryFlag.patientIDPresent != 0 {
-            let (raw, offset) = try reader.lengthPrefixed(.patientID)
+            let (raw, offset) = try reader.lengthPrefixed(.patientID, wide: wide)
             guard let text = String(validating: raw, as: UTF8.self) else {
                 throw reader.failure(.invalidUTF8, .patientID, at: offset, "the \(raw.count) bytes are not UTF-8 text")
             }
             patientID = text
         }
-        let (frame, frameOffset) = try reader.lengthPrefixed(.measurement)
+        let (frame, frameOffset) = try reader.lengthPrefixed(.measurement, wide: wide)
         let measurement = try Self.canonicalMeasurement(frame, at: frameOffset, reader: reader)
         try reader.finish()
+        let longest = max(patientID?.utf8.count ?? 0, frame.count)
+        guard !wide || longest > Int(UInt8.max) else {
+            throw reader.failure(.needlessWideForm, .format, at: 0, "format 2 holds fields of at most \(longest) bytes, which format 1 writes")
+        }
         self.init(id: id, sensor: sensor, patientID: patientID, measurement: measurement, captured: captured)
     }
 

@@ -17,6 +17,8 @@ public struct SampleDecodingError: Error, Hashable, Sendable, CustomStringConver
         case invalidUTF8 = "invalid-utf8"
         /// The embedded 0x2A37 value does not decode, or is not in the form the encoder writes.
         case invalidMeasurement = "invalid-measurement"
+        /// Format 2 (two-byte lengths) holds fields that all fit format 1, which is never written.
+        case needlessWideForm = "needless-wide-form"
     }
 
     /// The fields of the format, in order; the raw value is the code's suffix.
@@ -51,7 +53,7 @@ public struct SampleDecodingError: Error, Hashable, Sendable, CustomStringConver
     /// A stable, specific code such as `truncated-boot-id` or `unknown-format`, for scripts and logs.
     public var code: String {
         switch kind {
-        case .unknownFormat, .trailingBytes, .reservedFlags, .invalidMeasurement: kind.rawValue
+        case .unknownFormat, .trailingBytes, .reservedFlags, .invalidMeasurement, .needlessWideForm: kind.rawValue
         case .truncated, .invalidUTF8: "\(kind.rawValue)-\(field.rawValue)"
         }
     }

@@ -40,13 +40,14 @@ struct SampleFieldReader {
                            b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
     }
 
-    /// A one-byte length, then that many bytes, for `field`; returns the bytes and where they start.
+    /// A length of one byte (or two, when `wide`), then that many bytes, for `field`; returns
+    /// the bytes and where they start.
     mutating func lengthPrefixed(
-        _ field: SampleDecodingError.Field
+        _ field: SampleDecodingError.Field, wide: Bool
     ) throws(SampleDecodingError) -> (bytes: ArraySlice<UInt8>, offset: Int) {
-        let length = try integer(UInt8.self, field)
+        let length = wide ? Int(try integer(UInt16.self, field)) : Int(try integer(UInt8.self, field))
         let start = offset
-        return (try take(Int(length), field), start)
+        return (try take(length, field), start)
     }
 
     /// Fails unless every byte was read.

@@ -65,16 +65,18 @@ struct HeartRateSampleBinaryTests {
     func randomBytes() throws {
         let seed: UInt64 = 0x5EED_B1A5
         var rng = SplitMix64(seed: seed)
-        let valid = try Self.sample.binaryEncoded()
+        var long = Self.sample
+        long.measurement.rrIntervals = Array(repeating: 700, count: 130)
+        let valid = [try Self.sample.binaryEncoded(), try long.binaryEncoded(), Self.needlesslyWide]
         var decoded = 0
         var kinds: Set<SampleDecodingError.Kind> = []
         for round in 0..<300_000 {
             var bytes: [UInt8]
             if round % 2 == 0 {
                 bytes = (0..<Int.random(in: 0...90, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
-                if !bytes.isEmpty && round % 4 == 0 { bytes[0] = HeartRateSample.binaryFormat }
+                if !bytes.isEmpty && round % 4 == 0 { bytes[0] = round % 8 == 0 ? HeartRateSample.binaryFormat : HeartRateSample.wideBinaryFormat }
             } else {
-                bytes = valid
+                bytes = valid[(round / 2) % valid.count]
                 for _ in 0..<Int.random(in: 1...3, using: &rng) {
                     bytes[Int.random(in: 0..<bytes.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
                 }
@@ -104,7 +106,7 @@ struct HeartRateSampleBinaryTests {
         }
         let json = failure(Array(try JSONEncoder().encode(Self.sample)))
         #expect(json?.code == "unknown-format")
-        #expect(json?.description.hasSuffix("format byte 123; this build reads format 1") == true)
+        #expect(json?.description.hasSuffix("format byte 123; this build reads formats 1 and 2") == true)
 
         var flags = valid
         flags[23] |= 0x04
@@ -128,16 +130,51 @@ struct HeartRateSampleBinaryTests {
         #expect(cut?.description == "45-byte stored sample: truncated at offset 40 (boot id): 11 of its 16 bytes missing")
     }
 
-    @Test("refuses to encode a field longer than its one-byte length allows")
-    func tooLong() throws {
+    @Test("a field over 255 bytes switches the sample to format 2, which holds it; up to 65,535 bytes and no further")
+    func longFields() throws {
         var sample = Self.sample
-        sample.patientID = String(repeating: "é", count: 128)
+        sample.measurement.rrIntervals = Array(repeating: 700, count: 126)
+        let wide = try sample.binaryEncoded()
+        #expect(wide.first == HeartRateSample.wideBinaryFormat)
+        #expect(wide.count == 56 + (2 + 5) + (2 + 256))
+        #expect(try HeartRateSample(binary: wide) == sample)
+
+        sample.measurement.rrIntervals.removeLast()
+        #expect(try sample.binaryEncoded().first == HeartRateSample.binaryFormat, "a 254-byte value still fits format 1")
+
+        sample.patientID = String(repeating: "é", count: 32_768)
         let error = #expect(throws: SampleEncodingError.self) { try sample.binaryEncoded() }
         #expect(error?.code == "too-long-patient-id")
-        sample.patientID = nil
-        sample.measurement.rrIntervals = Array(repeating: 700, count: 126)
-        #expect(throws: SampleEncodingError.self) { try sample.binaryEncoded() }
-        sample.measurement.rrIntervals.removeLast()
-        #expect(try HeartRateSample(binary: sample.binaryEncoded()) == sample)
+        #expect(error?.description.hasSuffix("is 65536 bytes long; the stored format allows at most 65535") == true)
+    }
+
+    @Test("every 0x2A37 value up to the ATT maximum of 512 bytes decodes, is stored and reads back")
+    func everyFrameLength() throws {
+        for length in 2...512 {
+            let rrBytes = length - 2
+            let frame: [UInt8] = [rrBytes >= 2 ? 0x10 : 0x00, 72] + (0..<rrBytes).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+            let decoded = try HeartRateMeasurement.decode(frame[...])
+            #expect(decoded.value.rrIntervals.count == rrBytes / 2)
+            var sample = Self.sample
+            sample.measurement = decoded.value
+            let stored = try sample.binaryEncoded()
+            #expect(stored.first == (length - decoded.ignoredTrailingBytes > 255 ? HeartRateSample.wideBinaryFormat : HeartRateSample.binaryFormat))
+            #expect(try HeartRateSample(binary: stored) == sample, "a \(length)-byte value")
+        }
+    }
+
+    /// `sample` written in format 2, which the encoder never does for it.
+    static let needlesslyWide: [UInt8] = {
+        var bytes = try! sample.binaryEncoded()
+        bytes[0] = HeartRateSample.wideBinaryFormat
+        bytes.insert(0x00, at: 57)  // the patient id's length, 5, in two bytes
+        bytes.insert(0x00, at: 64)  // the measurement's length, 8, in two bytes
+        return bytes
+    }()
+
+    @Test("format 2 holding only fields that fit format 1 is refused, so no sample has two stored forms")
+    func needlessWideForm() throws {
+        let error = #expect(throws: SampleDecodingError.self) { try HeartRateSample(binary: Self.needlesslyWide) }
+        #expect(error?.code == "needless-wide-form")
     }
 }

@@ -33,9 +33,11 @@ struct SampleIntake: Service {
     private func store(_ batch: [HeartRateSample]) async {
         let ready = holdUnsynchronized ? batch.filter(\.captured.wallClockSynchronized) : batch
         let waiting = holdUnsynchronized ? batch.filter { !$0.captured.wallClockSynchronized } : []
-        for (samples, target) in [(ready, queue), (waiting, held)] where !samples.isEmpty {
+        for (candidates, target) in [(ready, queue), (waiting, held)] where !candidates.isEmpty {
+            let (samples, records) = encodable(candidates)
+            guard !records.isEmpty else { continue }
             do {
-                try await target.append(contentsOf: samples.map(SampleRecord.record(for:)))
+                try await target.append(contentsOf: records)
                 counters.update { $0.accepted(samples) }
                 logger.debug("accepted samples", metadata: [
                     "queue": "\(target === held ? "held" : "upload")",
@@ -46,5 +48,26 @@ struct SampleIntake: Service {
                 logger.error("could not store \(samples.count) samples; they are lost", metadata: ["queue": "\(target.path)", "error": "\(error)"])
             }
         }
+    }
+
+    /// The samples that have a stored form, with their records. A sample that has none is
+    /// refused alone and logged with its strap, so it never costs the rest of its commit.
+    private func encodable(_ samples: [HeartRateSample]) -> (samples: [HeartRateSample], records: [NewRecord]) {
+        var kept: [HeartRateSample] = []
+        var records: [NewRecord] = []
+        kept.reserveCapacity(samples.count)
+        records.reserveCapacity(samples.count)
+        for sample in samples {
+            do {
+                records.append(try SampleRecord.record(for: sample))
+                kept.append(sample)
+            } catch {
+                counters.update { $0.refused(1) }
+                logger.error("refused a sample the queue cannot hold", metadata: [
+                    "sensor": "\(sample.sensor)", "sample": "\(sample.id)", "error": "\(error)", "code": "\(error.code)",
+                ])
+            }
+        }
+        return (kept, records)
     }
 }
