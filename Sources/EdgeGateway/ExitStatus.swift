@@ -9,6 +9,9 @@ enum ExitStatus {
     static let dataError = ExitCode(65)
     /// A service the command needs is unavailable (BlueZ, the adapter, dbus-daemon).
     static let unavailable = ExitCode(69)
+    /// A file the command must write cannot be opened (the queue belongs to another user, the
+    /// file system is read-only, the disk fails): retrying will not help until someone fixes it.
+    static let cannotCreate = ExitCode(73)
     /// A temporary failure: trying again later may work (a strap out of range, `InProgress`).
     static let temporaryFailure = ExitCode(75)
     /// The configuration (file or `EDGE_GATEWAY_*` override) is wrong: nothing was started.

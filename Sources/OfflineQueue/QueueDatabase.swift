@@ -23,8 +23,10 @@ enum QueueDatabase {
             }
             do {
                 return (try openPrepared(path: path, pageSize: configuration.pageSize, check: false), nil)
-            } catch {
+            } catch where isDamage(error) {
                 throw QueueError(.corrupt, "cannot use the queue \(path): \(error); the daemon moves a damaged queue aside when it next starts")
+            } catch {
+                throw unopenable(path, error)
             }
         case .owner:
             let directory = (path as NSString).deletingLastPathComponent
@@ -45,9 +47,27 @@ enum QueueDatabase {
                     throw QueueError(.openFailed, "cannot create a fresh queue at \(path) after moving a damaged one aside: \(error)")
                 }
             } catch {
-                throw QueueError(.openFailed, "cannot open the queue \(path): \(error)")
+                throw unopenable(path, error)
             }
         }
+    }
+
+    /// The error for a file that could not be opened for a reason other than damage: a
+    /// permission, read-only or I/O problem is `inaccessible` (the operator must fix the file
+    /// or the disk; moving it aside would only hide its records), anything else `openFailed`.
+    private static func unopenable(_ path: String, _ error: any Error) -> QueueError {
+        guard let database = error as? DatabaseError else {
+            return QueueError(.openFailed, "cannot open the queue \(path): \(error)")
+        }
+        let names: [Int32: String] = [
+            ResultCode.SQLITE_CANTOPEN.rawValue: "SQLITE_CANTOPEN", ResultCode.SQLITE_PERM.rawValue: "SQLITE_PERM",
+            ResultCode.SQLITE_READONLY.rawValue: "SQLITE_READONLY", ResultCode.SQLITE_AUTH.rawValue: "SQLITE_AUTH",
+            ResultCode.SQLITE_IOERR.rawValue: "SQLITE_IOERR",
+        ]
+        guard let name = names[database.resultCode.rawValue] else {
+            return QueueError(.openFailed, "cannot open the queue \(path): \(error)")
+        }
+        return QueueError(.inaccessible, "cannot open the queue \(path): \(database.message ?? "SQLite error") (\(name)); nothing was moved aside, the file is not damaged. Check that the file and its directory belong to the daemon's user and are writable (with the .deb: chown -R edge-gateway: /var/lib/edge-gateway), that the file system is mounted read-write, and the kernel log for disk errors")
     }
 
     /// Opens the pool, sets the writer pragmas, optionally runs `quick_check`, and migrates.
@@ -81,14 +101,13 @@ enum QueueDatabase {
         return pool
     }
 
-    /// Errors that mean the file itself is unusable, as opposed to a full disk or a busy lock.
-    private static func isDamage(_ error: any Error) -> Bool {
+    /// Errors that mean the file's contents are damaged: SQLite says so (`SQLITE_CORRUPT`,
+    /// `SQLITE_NOTADB`) or `quick_check` found a problem. A permission, read-only, I/O, full-disk
+    /// or lock error says nothing about the contents, so it never moves a file aside.
+    static func isDamage(_ error: any Error) -> Bool {
         if error is IntegrityProblem { return true }
         guard let database = error as? DatabaseError else { return false }
-        switch database.resultCode {
-        case .SQLITE_FULL, .SQLITE_NOMEM, .SQLITE_BUSY, .SQLITE_LOCKED, .SQLITE_INTERRUPT: return false
-        default: return true
-        }
+        return database.resultCode == .SQLITE_CORRUPT || database.resultCode == .SQLITE_NOTADB
     }
 
     /// Renames the database and its side files to `<name>.corrupt-<UTC time>`.

@@ -15,6 +15,10 @@ public struct QueueError: Error, Sendable, Hashable, CustomStringConvertible {
         case missing = "queue-missing"
         /// The queue file or its directory could not be opened or created.
         case openFailed = "queue-open-failed"
+        /// The file is there but this process may not use it, or the disk failed reading it
+        /// (wrong owner or mode, a read-only file system, an I/O error): nothing is moved aside,
+        /// because the file is not damaged.
+        case inaccessible = "queue-inaccessible"
         /// A write failed for a reason other than a full disk.
         case writeFailed = "queue-write-failed"
         /// A read failed.

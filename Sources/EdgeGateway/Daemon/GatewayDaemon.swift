@@ -130,9 +130,15 @@ struct GatewayDaemon {
 
     private func openQueue(_ name: String, evictByAge: Bool = true) throws -> OfflineQueue {
         let settings = Self.queueSettings(configuration.queue, logger: logger, evictByAge: evictByAge)
-        let queue = try OfflineQueue(path: stateDirectory + "/" + name, configuration: settings)
+        let queue: OfflineQueue
+        do {
+            queue = try OfflineQueue(path: stateDirectory + "/" + name, configuration: settings)
+        } catch let error as QueueError where error.code == .inaccessible {
+            logger.critical("the daemon cannot start: \(error.message)", metadata: ["code": "\(error.code.rawValue)"])
+            throw ExitStatus.cannotCreate
+        }
         if let recovery = queue.recovery {
-            logger.critical("the queue file was damaged and replaced by a new one", metadata: ["report": "\(recovery)"])
+            logger.critical("the queue file was damaged and replaced by a new one; import its readable records with `edge-gateway queue import`", metadata: ["report": "\(recovery)"])
         }
         return queue
     }

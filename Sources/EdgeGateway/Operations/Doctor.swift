@@ -1,5 +1,6 @@
 import BlueZ
 import Foundation
+import OfflineQueue
 import Uplink
 
 /// Runs every `doctor` check against the real system: the bus, bluetoothd, JHE, the state
@@ -20,6 +21,7 @@ struct Doctor {
         let credentials = Result { () throws(UplinkError) in try CredentialsFileStore(directory: stateDirectory).load() }
         checks += await UplinkChecks(configuration: configuration, credentials: credentials, bindings: (try? bindings.get()) ?? [], now: now()).run()
         checks.append(HostChecks.diskSpace(stateDirectory: stateDirectory, minimum: minimumFreeBytes))
+        checks.append(HostChecks.movedAside(MovedAsideQueue.find(in: stateDirectory)))
         checks.append(HostChecks.clock(synchronized: clockSynchronized(), holding: configuration.gateway.holdUntilClockSync))
         return checks
     }

@@ -28,6 +28,8 @@ struct GatewaySnapshot {
     let queue: Result<QueueStats?, QueueError>
     /// The held queue (`held.sqlite`, samples waiting for the clock); nil when there is none.
     let held: Result<QueueStats?, QueueError>
+    /// Damaged queue files the daemon moved aside and nobody has imported yet.
+    let movedAside: [MovedAsideQueue]
     /// nil when not enrolled.
     let credentials: Result<Credentials?, UplinkError>
     let clockSynchronized: Bool
@@ -64,6 +66,7 @@ struct GatewaySnapshot {
             bindings: bindings, bindingsProblem: bindingsProblem,
             queue: await queueStats(path: stateDirectory + "/queue.sqlite"),
             held: await queueStats(path: stateDirectory + "/" + HeldSamples.fileName),
+            movedAside: MovedAsideQueue.find(in: stateDirectory),
             credentials: credentials, clockSynchronized: CaptureClock.isSynchronized)
     }
 

@@ -1,9 +1,10 @@
+import OfflineQueue
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// `doctor`'s checks of the box itself: room on the state directory's file system and a
-/// synchronised clock.
+/// `doctor`'s checks of the box itself: room on the state directory's file system, no damaged
+/// queue waiting for import, and a synchronised clock.
 enum HostChecks {
     /// Below this much free space the check fails: the queue needs room to keep buffering
     /// through an outage (a day of 10 straps at 1 Hz is roughly 100 MB).
@@ -40,6 +41,13 @@ enum HostChecks {
             : "samples are uploaded with its time: hold_until_clock_sync is off"
         return .fail("clock", "not synchronised (\(effect))",
                      fix: "enable NTP: timedatectl set-ntp true, and check that the box reaches its time servers")
+    }
+
+    /// Damaged queue files moved aside whose records have not been imported.
+    static func movedAside(_ files: [MovedAsideQueue]) -> DoctorCheck {
+        guard !files.isEmpty else { return .pass("queue files", "no damaged queue moved aside") }
+        return .fail("queue files", "\(files.count) damaged queue file(s) moved aside, records not imported: " + files.map(\.path).joined(separator: ", "),
+                     fix: "edge-gateway queue import (appends their readable records to the live queue)")
     }
 
     private static func megabytes(_ bytes: Int64) -> Int64 { bytes / 1_000_000 }

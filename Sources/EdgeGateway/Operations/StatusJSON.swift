@@ -15,7 +15,7 @@ enum StatusJSON {
         line.add("clock", object: clock(snapshot))
         let evictions: [String: Int]? = failure(snapshot.queue) == nil ? (try? snapshot.queue.get())?.evictedByStream ?? [:] : nil
         line.add("sensors", objects: snapshot.sensorRows.map { row in sensor(row, now: snapshot.now, evicted: evictions.map { $0[row.status.address] ?? 0 }) })
-        line.add("queue", object: queue(snapshot.queue, held: snapshot.heldCount))
+        line.add("queue", object: queue(snapshot.queue, held: snapshot.heldCount, movedAside: snapshot.movedAside))
         line.add("uplink", object: uplink(snapshot))
         return line.text
     }
@@ -65,8 +65,9 @@ enum StatusJSON {
         return line
     }
 
-    /// `held`: samples waiting for the clock in `held.sqlite` (nil when it cannot be read).
-    private static func queue(_ result: Result<QueueStats?, QueueError>, held: Int?) -> JSONLine {
+    /// `held`: samples waiting for the clock in `held.sqlite` (nil when it cannot be read);
+    /// `moved_aside`: damaged queue files waiting for `queue import`.
+    private static func queue(_ result: Result<QueueStats?, QueueError>, held: Int?, movedAside: [MovedAsideQueue]) -> JSONLine {
         var line = JSONLine()
         let stats = try? result.get()
         let readable = failure(result) == nil
@@ -80,6 +81,7 @@ enum StatusJSON {
         line.add("oldest_pending_age_s", stats?.oldestPendingAgeNanoseconds.map { .number(QueueStatsCommand.seconds($0)) } ?? .null)
         line.add("db_bytes", count(stats.map { Int($0.databaseBytes) }))
         line.add("held", JSONLine.optional(held))
+        line.add("moved_aside", .array(movedAside.map { .string($0.path) }))
         return line
     }
 

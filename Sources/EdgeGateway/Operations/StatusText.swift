@@ -19,6 +19,9 @@ enum StatusText {
         if let held = snapshot.heldCount, held > 0 {
             queueTable.add(["held for the clock", "\(held) (in \(HeldSamples.fileName); released when the clock synchronises, or with `edge-gateway queue release-held`)"])
         }
+        for file in snapshot.movedAside {
+            queueTable.add(["moved aside", "\(file.path) (\(file.bytes) bytes, damaged; import its records with `edge-gateway queue import`)"])
+        }
         lines += ["", "queue"] + indented(queueTable)
         lines += ["", "uplink"] + indented(uplink(snapshot))
         return lines

@@ -19,6 +19,7 @@ enum QueueFailure {
         switch queueError.code {
         case .missing: return noInput
         case .corrupt: return ExitStatus.dataError
+        case .inaccessible: return ExitStatus.cannotCreate
         case .storageFull, .unflushedLimit, .openFailed, .writeFailed, .readFailed: return ioError
         case .closed: return .failure
         }

@@ -187,4 +187,52 @@ struct QueueCommandTests {
         #expect(result.status == 65)
         #expect(result.standardError.contains("[queue-corrupt]"))
     }
+
+    @Test("a queue with an overwritten header is moved aside, listed by status and doctor, and `queue import` brings every sample back")
+    func importMovedAside() async throws {
+        let (directory, queue, _) = try await Self.ownedQueue(samples: 8)
+        defer { directory.remove() }
+        try await queue.close()
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: directory.file("queue.sqlite")))
+        try handle.write(contentsOf: Data(repeating: 0, count: 16))
+        try handle.close()
+        let fresh = try OfflineQueue(path: directory.file("queue.sqlite"))
+        let moved = try #require(fresh.recovery?.movedAsidePaths.first)
+        try await fresh.close()
+
+        let status = try await GatewayProcess.run(["status", "--state-dir", directory.path, "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(status.standardOutput.utf8)) as? [String: Any])
+        #expect((object["queue"] as? [String: Any])?["moved_aside"] as? [String] == [moved])
+        let text = try await GatewayProcess.run(["status", "--state-dir", directory.path])
+        #expect(text.standardOutput.contains("moved aside"), "\(text.standardOutput)")
+        #expect(text.standardOutput.contains("edge-gateway queue import"))
+        let doctor = HostChecks.movedAside(MovedAsideQueue.find(in: directory.path))
+        #expect(!doctor.passed)
+        #expect(doctor.fix?.contains("edge-gateway queue import") == true)
+
+        let imported = try await GatewayProcess.run(["queue", "import", "--state-dir", directory.path])
+        #expect(imported.status == 0, "\(imported.standardError)")
+        #expect(imported.standardOutput.hasPrefix("imported 8 record(s) from \(moved)"), "\(imported.standardOutput)")
+        #expect(imported.standardOutput.contains("its header was restored"))
+        let export = try await GatewayProcess.run(["queue", "export", "--state-dir", directory.path])
+        #expect(export.outputLines.count == 8)
+        #expect(export.outputLines.allSatisfy { $0.contains("patient-7") })
+        #expect(HostChecks.movedAside(MovedAsideQueue.find(in: directory.path)).passed)
+        let again = try await GatewayProcess.run(["queue", "import", "--state-dir", directory.path])
+        #expect(again.standardOutput.hasPrefix("no moved-aside queue files"), "an imported file is not imported twice")
+        let notMovedAside = try await GatewayProcess.run(["queue", "import", directory.file("queue.sqlite"), "--state-dir", directory.path])
+        #expect(notMovedAside.status == 64)
+    }
+
+    @Test("the daemon exits 73, which the unit does not restart, when it may not open its queue, and leaves the file alone")
+    func inaccessibleQueueStopsTheDaemon() async throws {
+        let directory = try TemporaryDirectory("queue-cli")
+        defer { directory.remove() }
+        try FileManager.default.createDirectory(atPath: directory.file("queue.sqlite"), withIntermediateDirectories: false)
+        let result = try await GatewayProcess.run(["run", "--state-dir", directory.path])
+        #expect(result.status == 73, "\(result.standardError)")
+        #expect(result.standardError.contains("queue-inaccessible"))
+        #expect(result.standardError.contains("nothing was moved aside"))
+        #expect(MovedAsideQueue.find(in: directory.path).isEmpty)
+    }
 }

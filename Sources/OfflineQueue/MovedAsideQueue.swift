@@ -1,0 +1,61 @@
+import Foundation
+
+/// A damaged queue file the owner moved aside at open (`<name>.corrupt-<UTC time>`, its `-wal`
+/// and `-shm` beside it as `<name>-wal.corrupt-<UTC time>` …). Its readable records are not
+/// lost: ``QueueSalvage`` imports them, after which the files are renamed with `.imported`
+/// appended, so they are neither listed nor imported twice.
+public struct MovedAsideQueue: Sendable, Hashable {
+    /// The moved-aside database file.
+    public let path: String
+    /// The name the file had in the state directory (`queue.sqlite`, `held.sqlite`).
+    public let originalName: String
+    /// When it was moved aside, as its name says (`20270115T080000Z`, UTC).
+    public let movedAt: String
+    /// Its size in bytes (without the side files).
+    public let bytes: Int64
+
+    static let marker = ".corrupt-"
+    static let importedSuffix = ".imported"
+
+    /// Reads `path` as a moved-aside database file; nil for any other file, a side file, or one
+    /// already imported.
+    public init?(path: String) {
+        let name = (path as NSString).lastPathComponent
+        guard !name.hasSuffix(Self.importedSuffix), let marker = name.range(of: Self.marker, options: .backwards) else { return nil }
+        let original = String(name[..<marker.lowerBound])
+        guard !original.isEmpty, !original.hasSuffix("-wal"), !original.hasSuffix("-shm") else { return nil }
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        self.path = path
+        self.originalName = original
+        self.movedAt = String(name[marker.upperBound...])
+        self.bytes = Int64(info.st_size)
+    }
+
+    /// The moved-aside queue files in `directory` not yet imported, oldest first. An unreadable
+    /// directory lists none.
+    public static func find(in directory: String) -> [MovedAsideQueue] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        return names.compactMap { MovedAsideQueue(path: directory + "/" + $0) }
+            .sorted { ($0.movedAt, $0.path) < ($1.movedAt, $1.path) }
+    }
+
+    /// The database and the side files that were moved with it and still exist.
+    var files: [String] {
+        let directory = (path as NSString).deletingLastPathComponent
+        let sides = ["-wal", "-shm"].map { directory + "/" + originalName + $0 + Self.marker + movedAt }
+        return [path] + sides.filter { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    /// The write-ahead log moved with it, if there is one.
+    var walPath: String? {
+        files.first { $0.hasSuffix(Self.marker + movedAt) && $0 != path && $0.contains("-wal" + Self.marker) }
+    }
+
+    /// Renames every file of the set with `.imported` appended.
+    func markImported() throws(QueueError) {
+        for file in files where rename(file, file + Self.importedSuffix) != 0 {
+            throw QueueError(.writeFailed, "imported \(path) but could not rename \(file) to \(file + Self.importedSuffix): \(String(cString: strerror(errno))); rename or delete it by hand so it is not imported twice")
+        }
+    }
+}

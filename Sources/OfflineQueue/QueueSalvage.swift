@@ -1,0 +1,117 @@
+import Foundation
+import GRDB
+
+/// Imports what can still be read from a moved-aside queue file into a live queue.
+///
+/// The file is never changed: a scratch copy beside it is read. A copy whose 16-byte header
+/// ("SQLite format 3") was overwritten gets the header back, which is what makes SQLite read an
+/// otherwise whole file again. Records are read in id order; where a damaged page stops the
+/// read, reading resumes past it (seeking ever further ahead), so one bad page costs the records
+/// on it, not the rest of the file. Imported records keep their stream, capture time, format
+/// version and payload, and take new ids at the end of the live queue.
+public enum QueueSalvage {
+    /// What an import did.
+    public struct Report: Sendable, Hashable {
+        /// Records appended to the live queue.
+        public var imported = 0
+        /// Dead letters found in the file, which stay there (nil when they cannot be read).
+        public var deadLettersLeft: Int?
+        /// Whether the file's header had to be restored in the copy.
+        public var headerRepaired = false
+        /// The damage reading met and skipped past, in order.
+        public var damage: [String] = []
+    }
+
+    /// The 16 bytes every SQLite database starts with.
+    static let header = Array("SQLite format 3\0".utf8)
+    /// Records read and appended at a time.
+    static let chunkSize = 1_000
+
+    /// Appends the readable records of `file` to `queue` and marks the file imported.
+    public static func salvage(_ file: MovedAsideQueue, into queue: OfflineQueue) async throws -> Report {
+        let scratch = file.path + ".salvaging"
+        try? FileManager.default.removeItem(atPath: scratch)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        var report = Report()
+        let database = try scratchCopy(of: file, in: scratch, report: &report)
+        let hasStreams = try readable(file) { try database.read { try $0.tableExists("streams") } }
+        report.deadLettersLeft = try? await database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM dead_letters") }
+        var after = Int64.min
+        var step: Int64 = 0
+        while true {
+            let (records, lastID, failure) = readChunk(database, after: after, streamsTable: hasStreams)
+            if !records.isEmpty {
+                try await queue.append(contentsOf: records)
+                report.imported += records.count
+            }
+            if let lastID {
+                after = lastID
+                step = 0
+            }
+            guard let failure else {
+                if records.isEmpty { break } else { continue }
+            }
+            report.damage.append("after record \(after): \(failure)")
+            step = step == 0 ? 1 : step.multipliedReportingOverflow(by: 2).partialValue
+            let (next, overflow) = after.addingReportingOverflow(step)
+            guard !overflow, step > 0, step < 1 << 48 else { break }
+            after = next
+        }
+        try? database.close()
+        try file.markImported()
+        return report
+    }
+
+    /// Copies the database and its WAL into `scratch`, restores a damaged header, and opens it.
+    private static func scratchCopy(of file: MovedAsideQueue, in scratch: String, report: inout Report) throws -> DatabaseQueue {
+        let copy = scratch + "/salvage.sqlite"
+        do {
+            try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.copyItem(atPath: file.path, toPath: copy)
+            if let wal = file.walPath { try FileManager.default.copyItem(atPath: wal, toPath: copy + "-wal") }
+            let handle = try FileHandle(forUpdating: URL(fileURLWithPath: copy))
+            defer { try? handle.close() }
+            if let start = try handle.read(upToCount: header.count), Array(start) != header, file.bytes >= 512 {
+                try handle.seek(toOffset: 0)
+                try handle.write(contentsOf: header)
+                report.headerRepaired = true
+            }
+        } catch {
+            throw QueueError(.writeFailed, "cannot make a scratch copy of \(file.path) in \(scratch): \(error); free some space on that file system and try again")
+        }
+        return try readable(file) { try DatabaseQueue(path: copy) }
+    }
+
+    /// Runs `body`, turning a failure into "nothing in the file can be read".
+    private static func readable<T>(_ file: MovedAsideQueue, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch {
+            throw QueueError(.corrupt, "nothing in \(file.path) can be read as a queue: \(error); it stays where it is")
+        }
+    }
+
+    /// Up to `chunkSize` records with ids above `after`, as far as the file can be read: the
+    /// records read, the last id read, and the error that stopped the read, if one did.
+    private static func readChunk(
+        _ database: DatabaseQueue, after: Int64, streamsTable: Bool
+    ) -> (records: [NewRecord], lastID: Int64?, failure: (any Error)?) {
+        let sql = streamsTable
+            ? "SELECT r.id, s.key, r.capture_time, r.version, r.payload FROM records r JOIN streams s ON s.id = r.stream WHERE r.id > ? ORDER BY r.id LIMIT ?"
+            : "SELECT id, stream, capture_time, version, payload FROM records WHERE id > ? ORDER BY id LIMIT ?"
+        var records: [NewRecord] = []
+        var lastID: Int64?
+        do {
+            try database.read { db in
+                let rows = try Row.fetchCursor(db, sql: sql, arguments: [after, chunkSize])
+                while let row = try rows.next() {
+                    records.append(NewRecord(payload: row[4], stream: row[1], captureTime: row[2], version: row[3]))
+                    lastID = row[0]
+                }
+            }
+        } catch {
+            return (records, lastID, error)
+        }
+        return (records, lastID, nil)
+    }
+}
