@@ -24,7 +24,7 @@ struct GatewayDaemon {
         let queue = try openQueue("queue.sqlite")
         let held = try openQueue(HeldSamples.fileName, evictByAge: false)
         let uplink = configuration.uplink
-        let transport = try AsyncHTTPTransport(caFile: uplink.caFile, environment: environment, targetHost: nil)
+        let transport = try AsyncHTTPTransport(caFile: uplink.caFile, environment: environment)
         let tokens = TokenManager(
             store: CredentialsFileStore(directory: stateDirectory), transport: transport, timeout: uplink.timeout,
             serverSettings: uplink.serverSettings)

@@ -32,7 +32,7 @@ struct UplinkChecks {
                     + tokenSkipped("not enrolled")
             }
             server = target
-            transport = try AsyncHTTPTransport(caFile: configuration.uplink.caFile, targetHost: server.hostName, connectTimeout: .seconds(5))
+            transport = try AsyncHTTPTransport(caFile: configuration.uplink.caFile, connectTimeout: .seconds(5))
         } catch {
             let fix = error.code == .serverMoved
                 ? "enrol with the configured server, or remove [uplink] base_url" : "fix [uplink] base_url / ca_file in the configuration, or enrol again"

@@ -63,7 +63,7 @@ struct EnrollCommand: AsyncParsableCommand {
         let fhirPath = fhirPath ?? uplink.fhirPath ?? "/FHIR/R5/"
         let transport: AsyncHTTPTransport
         do {
-            transport = try AsyncHTTPTransport(caFile: uplink.caFile, targetHost: targetHost(baseURL))
+            transport = try AsyncHTTPTransport(caFile: uplink.caFile)
         } catch {
             throw fail(error)
         }
@@ -87,12 +87,6 @@ struct EnrollCommand: AsyncParsableCommand {
         case .failure(let error):
             throw fail(error)
         }
-    }
-
-    /// The API host, when it can be known before talking to it (for the proxy decision).
-    private func targetHost(_ baseURL: String?) -> String? {
-        let url = baseURL ?? invitation.flatMap { try? InvitationCode(parsing: $0).impliedBaseURL }
-        return url.flatMap { try? ServerAddress(baseURL: $0).hostName }
     }
 
     private func showStatus(_ store: CredentialsFileStore) throws {

@@ -39,6 +39,8 @@ public struct CredentialsFileStore: CredentialsPersistence {
         }
         do {
             return try JSONDecoder().decode(Credentials.self, from: data)
+        } catch DecodingError.dataCorrupted(let context) where context.codingPath.last?.stringValue == "baseURL" {
+            throw UplinkError(.credentialsUnreadable, "\(path) names a server the gateway may not use: \(context.debugDescription); run `edge-gateway enroll` again to replace it")
         } catch {
             throw UplinkError(.credentialsUnreadable, "\(path) is not a valid credentials file; run `edge-gateway enroll` again to replace it")
         }

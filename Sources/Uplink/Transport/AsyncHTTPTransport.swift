@@ -16,15 +16,20 @@ import Foundation
 /// verification always on, proxy from `https_proxy`/`http_proxy`/`no_proxy`, per-request deadline,
 /// redirects never followed.
 public final class AsyncHTTPTransport: HTTPTransport {
-    private let client: HTTPClient
+    /// Connects straight to the server.
+    private let direct: HTTPClient
+    /// Connects through the environment's proxy; nil when none is set.
+    private let proxied: HTTPClient?
+    private let proxySetting: ProxySetting
     /// The largest reply body read (JHE replies are small; this bounds memory on a bad server).
     private let maximumBodyBytes = 16 * 1024 * 1024
 
-    /// A transport; `caFile` adds a PEM trust root to the system ones; `targetHost` (the API
-    /// host, when known) decides whether `no_proxy` applies. A connection is tried once, for at
-    /// most `connectTimeout`; retrying is the caller's job.
+    /// A transport; `caFile` adds a PEM trust root to the system ones. Each request's host
+    /// decides whether it goes through the environment's proxy (`no_proxy` and loopback hosts
+    /// go direct). A connection is tried once, for at most `connectTimeout`; retrying is the
+    /// caller's job.
     public init(caFile: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
-                targetHost: String? = nil, connectTimeout: Duration = .seconds(10)) throws(UplinkError) {
+                connectTimeout: Duration = .seconds(10)) throws(UplinkError) {
         var tls = TLSConfiguration.makeClientConfiguration()
         tls.certificateVerification = .fullVerification
         if let caFile {
@@ -42,8 +47,10 @@ public final class AsyncHTTPTransport: HTTPTransport {
         // data to whatever origin the reply names, and take that origin's answer for JHE's.
         // The 3xx comes back to the caller, which acknowledges nothing on it.
         configuration.redirectConfiguration = .disallow
-        configuration.proxy = ProxySetting(environment: environment).proxy(forHost: targetHost)
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        proxySetting = ProxySetting(environment: environment)
+        direct = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+        configuration.proxy = proxySetting.proxy
+        proxied = configuration.proxy == nil ? nil : HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }
 
     /// Whether `path` holds at least one PEM certificate, as `ca_file` must; checked when the
@@ -63,7 +70,8 @@ public final class AsyncHTTPTransport: HTTPTransport {
 
     /// Closes the connection pool; call once when done.
     public func shutdown() async {
-        try? await client.shutdown()
+        try? await direct.shutdown()
+        try? await proxied?.shutdown()
     }
 
     /// Sends `request`; the whole exchange, reply body included, runs under `timeout`
@@ -74,6 +82,7 @@ public final class AsyncHTTPTransport: HTTPTransport {
         for (name, value) in request.headers { outgoing.headers.add(name: name, value: value) }
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
         let host = URLParts(request.url)?.host ?? "the server"
+        let client = proxied.flatMap { proxySetting.bypasses(host) ? nil : $0 } ?? direct
         do {
             return try await Deadline.run(within: timeout) { [client, maximumBodyBytes, outgoing] in
                 let response = try await client.execute(outgoing, timeout: .nanoseconds(timeout.nanoseconds))

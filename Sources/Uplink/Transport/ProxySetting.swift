@@ -13,13 +13,16 @@ struct ProxySetting {
             .split(separator: ",").map { $0.trimmingPrefix(".").lowercased() }.filter { !$0.isEmpty }
     }
 
-    /// The proxy to use for `host`, or `nil` for a direct connection (always for loopback).
-    func proxy(forHost host: String?) -> HTTPClient.Configuration.Proxy? {
+    /// The proxy the environment names, or nil for none (or one that is not an http(s) URL).
+    var proxy: HTTPClient.Configuration.Proxy? {
         guard let proxyURL, let parts = URLParts(proxyURL) else { return nil }
-        if let host = host?.lowercased() {
-            if LoopbackHost.isLoopback(host) { return nil }
-            if noProxy.contains(where: { $0 == "*" || host == $0 || host.hasSuffix("." + $0) }) { return nil }
-        }
         return .server(host: parts.host, port: parts.port ?? 80)
+    }
+
+    /// Whether a request to `host` goes direct: a loopback host always does, and so does any
+    /// host `no_proxy` names (itself or a parent domain, or `*` for all).
+    func bypasses(_ host: String) -> Bool {
+        let host = host.lowercased()
+        return LoopbackHost.isLoopback(host) || noProxy.contains { $0 == "*" || host == $0 || host.hasSuffix("." + $0) }
     }
 }

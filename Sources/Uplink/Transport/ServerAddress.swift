@@ -20,14 +20,29 @@ public struct ServerAddress: Codable, Sendable, Equatable {
         self.fhirBasePath = "/" + fhirBasePath.split(separator: "/").joined(separator: "/") + "/"
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case baseURL
+        case fhirBasePath
+    }
+
+    /// Reads an address back (from `credentials.json`) under the same rules as a new one, so a
+    /// file edited to name a plain-http remote host is refused, not used.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        let baseURL = try container.decode(String.self, forKey: .baseURL)
+        let fhirBasePath = try container.decode(String.self, forKey: .fhirBasePath)
+        do {
+            try self.init(baseURL: baseURL, fhirBasePath: fhirBasePath)
+        } catch {
+            throw DecodingError.dataCorruptedError(forKey: .baseURL, in: container, debugDescription: error.message)
+        }
+    }
+
     /// The host (and port) part, for messages.
     public var host: String {
         guard let parts = URLParts(baseURL) else { return baseURL }
         return parts.port.map { "\(parts.host):\($0)" } ?? parts.host
     }
-
-    /// The host name alone (no port), e.g. to decide whether a proxy applies.
-    public var hostName: String { URLParts(baseURL)?.host ?? baseURL }
 
     /// `baseURL` + `path` (which starts with `/`).
     public func url(_ path: String) -> String { baseURL + path }

@@ -32,11 +32,13 @@ struct URLParts: Equatable {
     }
 }
 
-/// Which hosts count as this machine, the only ones plain `http://` is allowed to.
+/// Which hosts count as this machine, the only ones plain `http://` is allowed to: 127.0.0.0/8,
+/// `::1` and `localhost` (which the resolver answers from /etc/hosts). Names under `.localhost`
+/// are not: glibc sends them to DNS, whose answer may point anywhere.
 enum LoopbackHost {
     static func isLoopback(_ host: String) -> Bool {
         let lowered = host.lowercased()
-        if lowered == "localhost" || lowered == "::1" || lowered.hasSuffix(".localhost") { return true }
+        if lowered == "localhost" || lowered == "::1" { return true }
         let octets = lowered.split(separator: ".", omittingEmptySubsequences: false)
         return octets.count == 4 && octets.first == "127" && octets.allSatisfy { UInt8($0) != nil }
     }

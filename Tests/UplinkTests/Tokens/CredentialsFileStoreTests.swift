@@ -38,4 +38,21 @@ struct CredentialsFileStoreTests {
         }
         #expect(!credentials.description.contains("SECRET"))
     }
+
+    @Test("a credentials file edited to send tokens over plain http to a remote host is refused when read back, naming why")
+    func plainHTTPServerInTheFileIsRefused() throws {
+        let directory = try SchemaValidator.scratchDirectory().appendingPathComponent("state")
+        defer { try? FileManager.default.removeItem(at: directory.deletingLastPathComponent()) }
+        let store = CredentialsFileStore(directory: directory.path)
+        try store.save(credentials)
+        let text = try String(contentsOfFile: store.path, encoding: .utf8)
+        #expect(text.contains("https:\\/\\/jhe.example.org") || text.contains("https://jhe.example.org"))
+        let edited = text.replacingOccurrences(of: "https:\\/\\/jhe.example.org", with: "http:\\/\\/jhe.example.org")
+            .replacingOccurrences(of: "https://jhe.example.org", with: "http://jhe.example.org")
+        try edited.write(toFile: store.path, atomically: true, encoding: .utf8)
+        let error = #expect(throws: UplinkError.self) { try store.load() }
+        #expect(error?.code == .credentialsUnreadable)
+        #expect(error?.message.contains("plain http:// to a non-loopback host") == true)
+        #expect(error.map { "\($0)" }?.contains("SECRET") == false)
+    }
 }

@@ -6,14 +6,38 @@ import Testing
 struct TransportConfigurationTests {
     @Test("proxy from https_proxy/HTTP_PROXY, never for loopback or no_proxy hosts")
     func proxy() {
-        let setting = ProxySetting(environment: ["HTTPS_PROXY": "http://proxy.example:3128", "no_proxy": ".internal.example,jhe.local"])
-        #expect(setting.proxy(forHost: "jhe.example.org") != nil)
-        #expect(setting.proxy(forHost: "127.0.0.1") == nil)
-        #expect(setting.proxy(forHost: "localhost") == nil)
-        #expect(setting.proxy(forHost: "api.internal.example") == nil)
-        #expect(setting.proxy(forHost: "jhe.local") == nil)
-        #expect(ProxySetting(environment: [:]).proxy(forHost: "jhe.example.org") == nil)
-        #expect(ProxySetting(environment: ["http_proxy": "not a url"]).proxy(forHost: "jhe.example.org") == nil)
+        let setting = ProxySetting(environment: ["HTTPS_PROXY": "http://proxy.example:3128", "no_proxy": ".internal.example,JHE.local"])
+        #expect(setting.proxy != nil)
+        #expect(!setting.bypasses("jhe.example.org"))
+        #expect(setting.bypasses("127.0.0.1"))
+        #expect(setting.bypasses("localhost"))
+        #expect(setting.bypasses("api.internal.example"))
+        #expect(setting.bypasses("jhe.local"))
+        #expect(!setting.bypasses("gateway.localhost"), "a .localhost name is resolved by DNS here, so it is not loopback")
+        #expect(ProxySetting(environment: [:]).proxy == nil)
+        #expect(ProxySetting(environment: ["http_proxy": "not a url"]).proxy == nil)
+        #expect(ProxySetting(environment: ["HTTPS_PROXY": "http://p:1", "NO_PROXY": "*"]).bypasses("jhe.example.org"))
+    }
+
+    @Test("with a proxy set, a request to a loopback server goes direct: the proxy never sees a connection")
+    func loopbackBypassesTheProxy() async throws {
+        let proxy = try HostileHTTPServer(.answer)
+        defer { proxy.stop() }
+        let server = try HostileHTTPServer(.answer)
+        defer { server.stop() }
+        let transport = try AsyncHTTPTransport(environment: ["HTTPS_PROXY": proxy.baseURL, "HTTP_PROXY": proxy.baseURL, "NO_PROXY": "127.0.0.1"])
+        let reply = try await transport.send(TransportRequest(method: "GET", url: server.baseURL + "/o/.well-known/openid-configuration"), timeout: .seconds(30))
+        await transport.shutdown()
+        #expect(reply.status == 200)
+        #expect(server.connections == 1)
+        #expect(proxy.connections == 0)
+    }
+
+    @Test("plain http is allowed to 127.0.0.0/8, ::1 and localhost only; a .localhost name is not loopback")
+    func loopbackHosts() {
+        for host in ["127.0.0.1", "127.1.2.3", "localhost", "LOCALHOST", "::1"] { #expect(LoopbackHost.isLoopback(host), "\(host)") }
+        for host in ["gateway.localhost", "localhost.example.org", "128.0.0.1", "127.0.0", "10.0.0.1"] { #expect(!LoopbackHost.isLoopback(host), "\(host)") }
+        #expect(throws: UplinkError.self) { try ServerAddress(baseURL: "http://jhe.localhost:8000") }
     }
 
     @Test("a ca_file that is not PEM is refused with a typed error naming it; a real PEM is accepted")
