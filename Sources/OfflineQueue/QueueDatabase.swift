@@ -31,7 +31,9 @@ enum QueueDatabase {
         case .owner:
             let directory = (path as NSString).deletingLastPathComponent
             do {
-                try FileManager.default.createDirectory(atPath: directory.isEmpty ? "." : directory, withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(
+                    atPath: directory.isEmpty ? "." : directory, withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700])
             } catch {
                 throw QueueError(.openFailed, "cannot create the state directory \(directory): \(error)")
             }
