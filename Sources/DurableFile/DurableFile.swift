@@ -20,9 +20,10 @@ public enum DurableFile {
     }
 
     /// Replaces `path` with `bytes`, giving the file `mode`; creates the directory with
-    /// `directoryMode` if it is missing.
+    /// `directoryMode` if it is missing. Private (0600 in 0700) unless asked otherwise: every
+    /// file the gateway keeps is health data, credentials or the straps that produce them.
     public static func replace(
-        _ path: String, with bytes: some Collection<UInt8>, mode: mode_t = 0o644, directoryMode: mode_t = 0o755
+        _ path: String, with bytes: some Collection<UInt8>, mode: mode_t = 0o600, directoryMode: mode_t = 0o700
     ) throws(Failure) {
         let directory = path.lastIndex(of: "/").map { String(path[..<$0]) }.flatMap { $0.isEmpty ? "/" : $0 } ?? "."
         mkdir(directory, directoryMode)

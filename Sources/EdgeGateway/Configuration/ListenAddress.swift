@@ -1,3 +1,5 @@
+import Uplink
+
 /// `[metrics] listen` taken apart: the host (a name, an IPv4 address, or an IPv6 address that
 /// was written in brackets) and the port the metrics server binds.
 struct ListenAddress: Sendable, Equatable {
@@ -30,4 +32,9 @@ struct ListenAddress: Sendable, Equatable {
         self.host = String(host)
         self.port = port
     }
+
+    /// Whether only this machine can connect: 127.0.0.0/8, `::1` or `localhost`. Anything else
+    /// (`0.0.0.0`, a LAN address) serves strap addresses and counts to the network without
+    /// authentication, which the daemon allows but warns about.
+    var isLoopback: Bool { LoopbackHost.isLoopback(host) }
 }

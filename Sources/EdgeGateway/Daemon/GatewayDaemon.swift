@@ -89,6 +89,12 @@ struct GatewayDaemon {
         guard let address = ListenAddress(configuration.metrics.listen) else {
             throw ConfigurationError(.invalidValue, "[metrics] listen = \"\(configuration.metrics.listen)\" is not host:port")
         }
+        if !address.isLoopback {
+            logger.warning("metrics are served beyond this machine, without authentication", metadata: [
+                "listen": "\(configuration.metrics.listen)",
+                "fix": "anyone on the network can read strap addresses and sample counts; listen on 127.0.0.1 and scrape through an SSH tunnel or an authenticating reverse proxy",
+            ])
+        }
         return MetricsServer(address: address, logger: logger) {
             do {
                 let stats = try await queue.stats()

@@ -56,7 +56,7 @@ struct SensorFleet: Service {
                             Self.log(event, to: logger, malformed: malformed)
                         })
                     running[address] = (binding, Task { await supervisor.run() })
-                    logger.notice("supervising strap", metadata: ["sensor": "\(address)", "patient": "\(binding.patientID ?? "-")"])
+                    logger.notice("supervising strap", metadata: ["sensor": "\(address)", "alias": "\(binding.alias ?? "-")"])
                 }
             } catch {
                 if lastError != error.description {

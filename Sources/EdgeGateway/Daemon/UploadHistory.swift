@@ -44,7 +44,7 @@ struct UploadHistory: Sendable {
     func record(_ attempt: UploadAttempt) throws {
         var line = try Self.encoder.encode(attempt)
         line.append(UInt8(ascii: "\n"))
-        let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw failure("open \(path)") }
         defer { close(descriptor) }
         if !endsWithNewline(descriptor) {
@@ -85,7 +85,7 @@ struct UploadHistory: Sendable {
             bytes.append(UInt8(ascii: "\n"))
         }
         do {
-            try DurableFile.replace(path, with: bytes, mode: 0o644, directoryMode: 0o750)
+            try DurableFile.replace(path, with: bytes)
         } catch {
             throw Failure(description: "cannot compact \(path): \(error); check free space in the state directory")
         }

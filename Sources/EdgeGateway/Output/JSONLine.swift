@@ -34,7 +34,9 @@ struct JSONLine {
         }
     }
 
-    /// A JSON string literal, escaping quotes, backslashes and control characters (RFC 8259 §7).
+    /// A JSON string literal, escaping quotes, backslashes and control characters (RFC 8259 §7),
+    /// and also DEL, the C1 controls and bidi overrides, which JSON allows raw but a terminal
+    /// showing the line (or `journalctl`) would act on.
     static func quoted(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
@@ -44,7 +46,7 @@ struct JSONLine {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || TerminalText.isBidiOverride(scalar.value):
                 let hex = String(scalar.value, radix: 16)
                 result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: result.unicodeScalars.append(scalar)

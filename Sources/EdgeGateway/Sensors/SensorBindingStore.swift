@@ -57,7 +57,7 @@ struct SensorBindingStore: Sendable {
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
         do {
-            try DurableFile.replace(path, with: try encoder.encode(File(sensors: sensors)), mode: 0o644, directoryMode: 0o750)
+            try DurableFile.replace(path, with: try encoder.encode(File(sensors: sensors)))
         } catch {
             throw Failure(code: "sensors-write-failed", description: "cannot save \(path): \(error); check free space and permissions of the state directory")
         }

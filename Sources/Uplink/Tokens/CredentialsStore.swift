@@ -53,7 +53,7 @@ public struct CredentialsFileStore: CredentialsPersistence {
             throw UplinkError(.credentialsWriteFailed, "could not encode credentials for \(path)")
         }
         do {
-            try DurableFile.replace(path, with: data, mode: 0o600, directoryMode: 0o700)
+            try DurableFile.replace(path, with: data)
         } catch {
             throw UplinkError(.credentialsWriteFailed, "\(error); check free space and permissions of the state directory")
         }

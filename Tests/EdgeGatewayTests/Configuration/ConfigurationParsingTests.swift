@@ -123,4 +123,10 @@ struct ConfigurationParsingTests {
             #expect(ListenAddress(bad) == nil, "\(bad)")
         }
     }
+
+    @Test("a metrics address beyond this machine is told apart from loopback, so the daemon warns about it")
+    func listenAddressReach() {
+        for local in ["127.0.0.1:9464", "[::1]:9464", "localhost:9464"] { #expect(ListenAddress(local)?.isLoopback == true, "\(local)") }
+        for exposed in ["0.0.0.0:9464", "192.168.1.20:9464", "[::]:9464", "box.lan:9464"] { #expect(ListenAddress(exposed)?.isLoopback == false, "\(exposed)") }
+    }
 }

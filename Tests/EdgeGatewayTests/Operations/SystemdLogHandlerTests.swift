@@ -26,6 +26,14 @@ extension Operations {
             #expect(SystemdLogHandler.escaped("a\u{7}b\u{1B}c") == #"a\u0007b\u001bc"#)
         }
 
+        @Test("a strap's name reaches the journal with every terminal control escaped: C0, DEL, C1 and bidi overrides")
+        func hostileNameIsEscaped() {
+            let name = "\u{1B}]0;PWNED\u{07}\u{1B}[2J\u{7F}\u{9B}2J\u{202E}evil"
+            let line = SystemdLogHandler.format(level: .notice, label: "edge-gateway", message: "strap \(name)", metadata: ["name": "\(name)"])
+            #expect(line == #"<5>edge-gateway: strap \u001b]0;PWNED\u0007\u001b[2J\u007f\u009b2J\u202eevil name=\u001b]0;PWNED\u0007\u001b[2J\u007f\u009b2J\u202eevil"#)
+            #expect(!line.unicodeScalars.contains { $0.properties.generalCategory == .control || $0.value == 0x202E })
+        }
+
         @Test("a Logger through the handler emits only messages at or above its level, with handler, provider and message metadata")
         func throughLogger() {
             let lines = Mutex<[String]>([])

@@ -34,6 +34,7 @@ extension Operations {
             #expect(history.recent() == attempts)
             #expect(history.recent(limit: 2) == Array(attempts.suffix(2)))
             #expect(try Self.lineCount(history.path) == 5)
+            #expect(try FileManager.default.attributesOfItem(atPath: history.path)[.posixPermissions] as? NSNumber == 0o600)
         }
 
         @Test("appends without rewriting the file, and past 400 lines keeps the newest 200 through an atomic replace")
@@ -51,6 +52,8 @@ extension Operations {
             #expect(try Self.inode(history.path) != firstInode, "compaction replaces the file atomically")
             #expect(history.recent().map(\.samples) == Array(202...401))
             #expect(!FileManager.default.fileExists(atPath: history.path + ".tmp-\(getpid())"))
+            #expect(try FileManager.default.attributesOfItem(atPath: history.path)[.posixPermissions] as? NSNumber == 0o600,
+                    "the compacted history stays private, like every state file")
         }
 
         @Test("skips garbage lines and a torn last line, and the next record starts on a line of its own")
