@@ -64,12 +64,15 @@ demo: deps
 	$(SWIFT) build --product edge-gateway
 	"$$($(SWIFT) build --show-bin-path)/edge-gateway" demo $(DEMO_ARGS)
 
-## fuzz: libFuzzer on the frame decoders for FUZZ_SECONDS (default 600).
+## fuzz: libFuzzer on the frame decoders, then on the readers of server replies (batch and
+## token), each for FUZZ_SECONDS (default 600).
 fuzz:
 	scripts/build-fuzzer.sh
-	mkdir -p $(FUZZ_CORPUS)
+	mkdir -p $(FUZZ_CORPUS) $(FUZZ_CORPUS)-uplink
 	.build-fuzz/heart-rate-frame-fuzzer -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 		-rss_limit_mb=4096 -artifact_prefix=.build-fuzz/ $(FUZZ_CORPUS) Fuzz/seeds
+	.build-fuzz/uplink-reply-fuzzer -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+		-rss_limit_mb=4096 -artifact_prefix=.build-fuzz/uplink- $(FUZZ_CORPUS)-uplink Fuzz/uplink-seeds
 
 ## bench: release-build benchmarks (edge-gateway-bench: decode, notify, dbus, uplink, queue),
 ## then the daemon end to end (bench-daemon). Figures and methods: docs/PERFORMANCE.md.

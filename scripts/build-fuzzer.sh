@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target for the frame decoders into .build-fuzz/.
+# Builds the libFuzzer targets into .build-fuzz/: the frame decoders, and the uplink's readers
+# of server replies (batch reply, token reply).
 # SwiftPM cannot build a libFuzzer binary (libFuzzer brings its own main), so the modules are
-# compiled with swiftc directly, instrumented for coverage and AddressSanitizer.
+# compiled with swiftc directly, instrumented for coverage and AddressSanitizer. The uplink
+# fuzzer takes only the files that read replies, which need no HTTP client or crypto library.
 set -euo pipefail
 out=.build-fuzz
 mkdir -p "$out"
@@ -14,3 +16,12 @@ swiftc "${flags[@]}" -module-name GatewayTestSupport -emit-module -emit-module-p
 swiftc "${flags[@]}" -L "$out" -lGATTHeartRate -lGatewayTestSupport \
   Fuzz/HeartRateFrameFuzzer.swift -o "$out/heart-rate-frame-fuzzer"
 echo "built $out/heart-rate-frame-fuzzer"
+
+uplink=Sources/Uplink
+swiftc "${flags[@]}" -enable-testing -module-name Uplink -emit-module -emit-module-path "$out/Uplink.swiftmodule" \
+  -emit-library -static -o "$out/libUplink.a" \
+  "$uplink"/Delivery/{BatchReply,Outcome,BackoffPolicy,FHIRBatchResponse}.swift \
+  "$uplink"/Transport/{HTTPTransport,Duration+Nanoseconds,ServerAddress,URLParts}.swift \
+  "$uplink"/Tokens/{TokenResponse,TokenEndpoint,FormEncoding}.swift "$uplink"/UplinkError.swift
+swiftc "${flags[@]}" -L "$out" -lUplink Fuzz/UplinkReplyFuzzer.swift -o "$out/uplink-reply-fuzzer"
+echo "built $out/uplink-reply-fuzzer"

@@ -58,15 +58,24 @@ struct TokenEndpoint: Sendable {
         } catch {
             throw .other(error)
         }
+        return try Self.interpret(reply, host: server.host, clientKeyUsed: basicKey != nil, what: what)
+    }
+
+    /// What a token endpoint's reply means: a token (200 with a readable token), a dead grant
+    /// (`invalid_grant`, on any status), or a failure worded for the operator. Total over any
+    /// status and body the server sends, which the fuzzer (`make fuzz`) checks.
+    static func interpret(
+        _ reply: TransportResponse, host: String, clientKeyUsed: Bool, what: String
+    ) throws(Failure) -> TokenResponse {
         if reply.status == 200, let token = try? JSONDecoder().decode(TokenResponse.self, from: reply.body) {
             return token
         }
         let oauth = try? JSONDecoder().decode(OAuthErrorReply.self, from: reply.body)
         if oauth?.error == "invalid_grant" { throw .invalidGrant }
-        if reply.status == 401 && basicKey != nil {
-            throw .other(UplinkError(.invalidClientKey, "\(server.host) rejected the client-credentials key while \(what) (HTTP 401 \(oauth?.error ?? "")); check the key with the practitioner who issued it"))
+        if reply.status == 401 && clientKeyUsed {
+            throw .other(UplinkError(.invalidClientKey, "\(host) rejected the client-credentials key while \(what) (HTTP 401 \(oauth?.error ?? "")); check the key with the practitioner who issued it"))
         }
         let detail = oauth.map { "\($0.error)\($0.errorDescription.map { ": " + $0 } ?? "")" } ?? "no OAuth error in the reply"
-        throw .other(UplinkError(.tokenRequestFailed, "\(server.host) refused \(what): HTTP \(reply.status), \(detail)"))
+        throw .other(UplinkError(.tokenRequestFailed, "\(host) refused \(what): HTTP \(reply.status), \(detail)"))
     }
 }
