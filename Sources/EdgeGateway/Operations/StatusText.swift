@@ -12,7 +12,8 @@ enum StatusText {
         var heading = TextTable()
         heading.add(["daemon", snapshot.liveness.detail])
         let awaiting = snapshot.report.map { $0.samplesAwaitingClock > 0 ? ", \($0.samplesAwaitingClock) samples waiting for it" : "" } ?? ""
-        heading.add(["clock", (snapshot.clockSynchronized ? "synchronised" : "NOT synchronised (samples are held until it is)") + awaiting])
+        let effect = snapshot.configuration.gateway.holdUntilClockSync ? "samples are held until it is" : "samples are sent with its time: hold_until_clock_sync is off"
+        heading.add(["clock", (snapshot.clockSynchronized ? "synchronised" : "NOT synchronised (\(effect))") + awaiting])
         lines += heading.lines
         lines += [""] + sensors(snapshot)
         var queueTable = queue(snapshot.queue)

@@ -141,6 +141,21 @@ extension Operations {
             #expect((daemon["detail"] as? String)?.contains("pid \(child.processIdentifier) is gone") == true)
         }
 
+        @Test("an unsynchronised clock is described by what it does to samples: held, or sent with its time when the hold is off")
+        func clockHeadingFollowsTheHold() {
+            func clockLine(holding: Bool) -> String? {
+                var configuration = GatewayConfiguration()
+                configuration.gateway.holdUntilClockSync = holding
+                let snapshot = GatewaySnapshot(
+                    stateDirectory: "/state", configuration: configuration, now: Date(), report: nil,
+                    liveness: DaemonLiveness(report: nil, reportProblem: nil, now: Date()), bindings: [], bindingsProblem: nil,
+                    queue: .success(nil), held: .success(nil), movedAside: [], credentials: .success(nil), clockSynchronized: false)
+                return StatusText.render(snapshot).first { $0.hasPrefix("clock") }
+            }
+            #expect(clockLine(holding: true)?.hasSuffix("NOT synchronised (samples are held until it is)") == true)
+            #expect(clockLine(holding: false)?.hasSuffix("NOT synchronised (samples are sent with its time: hold_until_clock_sync is off)") == true)
+        }
+
         @Test("--history prints the upload attempts as an aligned table, or as JSON lines")
         func history() async throws {
             let state = try TemporaryDirectory()
