@@ -80,6 +80,10 @@ enum QueueDatabase {
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA page_size = \(pageSize)")
         }
+        // A new file is created 0600 here, before SQLite would create it by the umask; its -wal
+        // and -shm take the same mode. Samples are health data (docs/SECURITY.md).
+        let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if descriptor >= 0 { close(descriptor) }
         let pool = try DatabasePool(path: path, configuration: configuration)
         do {
             try pool.writeWithoutTransaction { db in

@@ -98,4 +98,17 @@ struct QueueSalvageTests {
         #expect(MovedAsideQueue.find(in: fixture.directory.path).isEmpty)
         #expect((try? FileManager.default.contentsOfDirectory(atPath: fixture.directory.path)) == ["queue.sqlite"])
     }
+
+    @Test("a new queue file and its WAL are created 0600, whatever the umask, and a fresh one after a move aside too")
+    func filesArePrivate() async throws {
+        let (fixture, queue, _) = try await Self.movedAside(count: 3) { path, _ in
+            try Self.overwrite(path, at: 0, with: Data(repeating: 0, count: 16))
+        }
+        defer { fixture.directory.remove() }
+        try await queue.append(fixture.record("after"))
+        for file in [fixture.path, fixture.path + "-wal"] {
+            #expect(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? NSNumber == 0o600, "\(file)")
+        }
+        try await queue.close()
+    }
 }
