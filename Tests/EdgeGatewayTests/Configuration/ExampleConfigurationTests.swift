@@ -48,7 +48,11 @@ struct ExampleConfigurationTests {
     }
 
     @Test("TOML quoting escapes quotes, backslashes and control characters")
-    func quoting() {
-        #expect(TOMLString.quoted("a\"b\\c\nd\u{1}e\u{7F}") == "\"a\\\"b\\\\c\\nd\\u0001e\\u007F\"")
+    func quoting() throws {
+        #expect(TOMLString.quoted("a\"b\\c\nd\u{1}e\u{7F}f\u{9B}") == "\"a\\\"b\\\\c\\nd\\u0001e\\u007ff\\u009b\"")
+        var configuration = GatewayConfiguration()
+        configuration.gateway.stateDirectory = "/srv/ward\u{7F}3\u{9B}"
+        let printed = ConfigurationPrinter.toml(configuration)
+        #expect(try ConfigurationLoader.load(text: printed, path: "printed", environment: [:]).gateway.stateDirectory == "/srv/ward\u{7F}3\u{9B}", "\(printed)")
     }
 }
