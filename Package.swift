@@ -30,9 +30,10 @@ let package = Package(
         .target(name: "GATTHeartRate"),
         .target(name: "DurableFile"),
         .systemLibrary(name: "CBlueZ", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
-        .target(name: "BlueZ", dependencies: ["CBlueZ"]),
+        .target(name: "DBus", dependencies: ["CBlueZ"]),
+        .target(name: "BlueZ", dependencies: ["DBus"]),
         .systemLibrary(name: "CLinux"),
-        .target(name: "BlueZSimulator", dependencies: ["BlueZ", "GATTHeartRate"]),
+        .target(name: "BlueZSimulator", dependencies: ["BlueZ", "DBus", "GATTHeartRate"]),
         .target(
             name: "OfflineQueue",
             dependencies: [
@@ -71,6 +72,7 @@ let package = Package(
                 "BlueZ",
                 "BlueZSimulator",
                 "CLinux",
+                "DBus",
                 "DurableFile",
                 "OfflineQueue",
                 "Uplink",
@@ -85,11 +87,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "EdgeGatewayBench",
-            dependencies: ["GATTHeartRate", "BlueZ", "BlueZSimulator", "CLinux", "OfflineQueue", "Uplink", "JHESimulator"]
+            dependencies: ["GATTHeartRate", "BlueZ", "DBus", "BlueZSimulator", "CLinux", "OfflineQueue", "Uplink", "JHESimulator"]
         ),
         .executableTarget(
             name: "HeartRatePeripheral",
-            dependencies: ["BlueZ", "GATTHeartRate", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["BlueZ", "DBus", "GATTHeartRate", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .target(name: "GatewayTestSupport", dependencies: ["GATTHeartRate"], path: "Tests/GatewayTestSupport"),
         .testTarget(
@@ -100,7 +102,8 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "BlueZSimulator", "GatewayTestSupport"]),
+        .testTarget(name: "DBusTests", dependencies: ["DBus", "BlueZSimulator", "GatewayTestSupport"]),
+        .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "DBus", "BlueZSimulator", "GatewayTestSupport"]),
         .testTarget(name: "OfflineQueueTests", dependencies: ["OfflineQueue", "GatewayTestSupport"]),
         .testTarget(
             name: "UplinkTests",
@@ -116,7 +119,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EdgeGatewayTests",
-            dependencies: ["EdgeGateway", "GATTHeartRate", "BlueZ", "BlueZSimulator", "OfflineQueue", "Uplink", "JHESimulator", "GatewayTestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+            dependencies: ["EdgeGateway", "GATTHeartRate", "BlueZ", "DBus", "BlueZSimulator", "OfflineQueue", "Uplink", "JHESimulator", "GatewayTestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
             exclude: ["Fixtures"]
         ),
     ]

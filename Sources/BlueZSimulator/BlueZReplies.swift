@@ -1,4 +1,5 @@
 import BlueZ
+import DBus
 
 /// The errors bluetoothd 5.66 answers with: same names, same messages.
 enum BlueZReply {

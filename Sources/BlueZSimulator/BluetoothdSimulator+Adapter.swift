@@ -1,4 +1,5 @@
 import BlueZ
+import DBus
 import GATTHeartRate
 
 /// `org.bluez.Adapter1` on `/org/bluez/hci0`: power and discovery.

@@ -1,4 +1,5 @@
 import BlueZ
+import DBus
 import GATTHeartRate
 
 /// `org.bluez.Device1` objects: connecting, pairing, trust, and the link going away.

@@ -1,4 +1,5 @@
 import BlueZ
+import DBus
 import GATTHeartRate
 
 /// Fault injection: the field problems of docs/ble-heart-rate.md, on demand.

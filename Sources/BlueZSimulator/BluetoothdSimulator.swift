@@ -1,4 +1,5 @@
 import BlueZ
+import DBus
 import GATTHeartRate
 #if canImport(Glibc)
 import Glibc

@@ -1,4 +1,5 @@
 import BlueZ
+import DBus
 import GATTHeartRate
 
 /// A client's `SetDiscoveryFilter` settings, validated as bluetoothd validates them.

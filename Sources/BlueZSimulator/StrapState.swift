@@ -1,4 +1,5 @@
 import BlueZ
+import DBus
 import GATTHeartRate
 
 /// What the simulated bluetoothd knows about one strap at run time.

@@ -1,5 +1,7 @@
 /*
- * The C surface of libdbus-1 that the BlueZ module uses.
+ * The C surface of libdbus-1: the C layer of the BlueZ path (CBlueZ → DBus → BlueZ). Only the
+ * `DBus` module imports it; `BlueZ` (the org.bluez model) reaches libdbus through `DBus`. The
+ * name CBlueZ is fixed by the design, though what it wraps is the D-Bus library.
  *
  * No logic lives here: only what Swift cannot express directly. libdbus's type codes are
  * macros of the form ((int) 's'), which Swift does not import, so they are restated as enum

@@ -1,4 +1,5 @@
 import BlueZ
+import DBus
 import GATTHeartRate
 
 /// The GATT application the peripheral registers with bluetoothd through

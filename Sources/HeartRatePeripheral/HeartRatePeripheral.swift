@@ -1,5 +1,6 @@
 import ArgumentParser
 import BlueZ
+import DBus
 import Foundation
 
 /// `edge-gateway-peripheral`: a heart-rate strap made of a real bluetoothd and a Bluetooth

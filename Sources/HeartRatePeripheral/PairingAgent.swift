@@ -1,4 +1,5 @@
 import BlueZ
+import DBus
 
 /// The strap's side of pairing: a `NoInputNoOutput` agent that accepts Just Works, as a
 /// strap's firmware does. bluetoothd asks an agent to confirm even Just Works (LE Secure

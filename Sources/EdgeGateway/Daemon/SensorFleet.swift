@@ -1,4 +1,5 @@
 import BlueZ
+import DBus
 import Foundation
 import GATTHeartRate
 import Logging

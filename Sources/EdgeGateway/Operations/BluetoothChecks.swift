@@ -1,4 +1,5 @@
 import BlueZ
+import DBus
 
 /// `doctor`'s Bluetooth checks: bluetoothd owns `org.bluez` on the system bus, the configured
 /// adapter exists and is powered, and bluetoothd knows every bound strap (a strap it has

@@ -1,4 +1,5 @@
 import BlueZ
+import DBus
 import Foundation
 import OfflineQueue
 import Uplink

@@ -1,4 +1,5 @@
 import BlueZ
+import DBus
 import GATTHeartRate
 
 /// Shares discovery on each adapter between the supervisors that need it.

@@ -1,4 +1,5 @@
 import BlueZ
+import DBus
 import BlueZSimulator
 @testable import EdgeGateway
 import GATTHeartRate

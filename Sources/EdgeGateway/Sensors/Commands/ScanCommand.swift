@@ -1,5 +1,6 @@
 import ArgumentParser
 import BlueZ
+import DBus
 import GATTHeartRate
 
 /// `edge-gateway scan`: which heart-rate straps are nearby, as they are found.

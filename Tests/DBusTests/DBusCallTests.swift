@@ -1,4 +1,4 @@
-import BlueZ
+import DBus
 import Testing
 
 @Suite("D-Bus method calls")

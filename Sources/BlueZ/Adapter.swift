@@ -1,3 +1,5 @@
+import DBus
+
 /// A Bluetooth adapter (`org.bluez.Adapter1`, `/org/bluez/hci0`).
 public struct Adapter: BlueZObject {
     public static let interface = BlueZName.adapter

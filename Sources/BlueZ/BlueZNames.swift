@@ -1,3 +1,5 @@
+import DBus
+
 /// The bus name and interface names bluetoothd exports (bluez 5.66).
 public enum BlueZName {
     public static let service = "org.bluez"

@@ -1,4 +1,5 @@
 import BlueZ
+import DBus
 import BlueZSimulator
 import GATTHeartRate
 import Testing

@@ -1,3 +1,5 @@
+import DBus
+
 /// A GATT characteristic (`org.bluez.GattCharacteristic1`), always found by UUID.
 public struct GattCharacteristic: BlueZObject {
     public static let interface = BlueZName.gattCharacteristic

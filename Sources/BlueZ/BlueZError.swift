@@ -1,3 +1,5 @@
+import DBus
+
 /// A failure reported by bluetoothd (or on the way to it), with a judgement whether retrying
 /// later can help.
 ///

@@ -1,4 +1,5 @@
-import BlueZ
+import DBus
+import GatewayTestSupport
 import Testing
 
 @Suite("Exported objects: Properties, ObjectManager, Introspectable")

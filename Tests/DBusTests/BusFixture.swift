@@ -1,5 +1,5 @@
-import BlueZ
 import BlueZSimulator
+import DBus
 
 /// A private bus with two connections on it: `server` exports objects, `client` calls them.
 struct BusFixture: Sendable {

@@ -1,3 +1,5 @@
+import DBus
+
 /// A remote device (`org.bluez.Device1`), e.g. a heart-rate strap.
 public struct Device: BlueZObject {
     public static let interface = BlueZName.device

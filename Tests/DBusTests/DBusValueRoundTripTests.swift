@@ -1,4 +1,4 @@
-import BlueZ
+import DBus
 import Testing
 #if canImport(Glibc)
 import Glibc

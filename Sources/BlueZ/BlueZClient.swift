@@ -1,3 +1,5 @@
+import DBus
+
 /// A live mirror of bluetoothd's objects: `GetManagedObjects` once, then kept current from
 /// `InterfacesAdded`/`InterfacesRemoved`/`PropertiesChanged`, and re-read whenever bluetoothd
 /// restarts (its name vanishes and returns, with new object paths).

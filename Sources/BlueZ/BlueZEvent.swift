@@ -1,3 +1,5 @@
+import DBus
+
 /// A change in bluetoothd's object tree, in the order bluetoothd reported it.
 public enum BlueZEvent: Sendable, Equatable {
     /// Interfaces (with their properties) appeared on an object.

@@ -1,3 +1,5 @@
+import DBus
+
 /// What adapters, devices and characteristics share: a path in the mirror and calls to
 /// bluetoothd that map D-Bus errors to `BlueZError`.
 public protocol BlueZObject: Sendable, Hashable {

@@ -1,4 +1,4 @@
-@testable import BlueZ
+@testable import DBus
 import BlueZSimulator
 import GatewayTestSupport
 import Testing
