@@ -26,7 +26,7 @@ struct SensorFleet: Service {
     func run() async throws {
         guard let client = await connect() else { return }
         let slots = ConnectionSlots(limit: maxParallelConnects)
-        let discovery = DiscoverySessions()
+        let radio = BlueZStrapRadio(client: client, discovery: DiscoverySessions())
         let malformed = MalformedFrameLog { [logger] in logger.warning("\($0)") }
         var running: [BluetoothAddress: (binding: SensorBinding, task: Task<Void, Never>)] = [:]
         var lastError: String?
@@ -43,8 +43,8 @@ struct SensorFleet: Service {
                 for (address, binding) in wanted where running[address] == nil {
                     counters.update { $0.track(binding) }
                     let supervisor = SensorSupervisor(
-                        address: address, patientID: binding.patientID, client: client, adapter: adapter, policy: policy,
-                        slots: slots, discovery: discovery, clock: clock,
+                        address: address, patientID: binding.patientID, radio: radio, adapter: adapter, policy: policy,
+                        slots: slots, clock: clock,
                         onSample: { [buffer, counters] sample in
                             let added = buffer.add(sample)
                             counters.update {

@@ -1,4 +1,3 @@
-import BlueZ
 import Foundation
 import GATTHeartRate
 
@@ -13,11 +12,10 @@ import GATTHeartRate
 actor SensorSupervisor {
     let address: BluetoothAddress
     private let patientID: String?
-    private let client: BlueZClient
+    private let radio: any StrapRadio
     private let adapterName: String
     private let policy: ReconnectPolicy
     private let slots: ConnectionSlots
-    private let discovery: DiscoverySessions
     private let clock: CaptureClock
     private let onSample: @Sendable (HeartRateSample) async -> Void
     private let onEvent: @Sendable (SensorEvent) -> Void
@@ -40,18 +38,17 @@ actor SensorSupervisor {
     private var lastFrameAt = ContinuousClock.now
 
     init(
-        address: BluetoothAddress, patientID: String?, client: BlueZClient, adapter: String,
-        policy: ReconnectPolicy, slots: ConnectionSlots, discovery: DiscoverySessions, clock: CaptureClock,
+        address: BluetoothAddress, patientID: String?, radio: any StrapRadio, adapter: String,
+        policy: ReconnectPolicy, slots: ConnectionSlots, clock: CaptureClock,
         onSample: @escaping @Sendable (HeartRateSample) async -> Void,
         onEvent: @escaping @Sendable (SensorEvent) -> Void = { _ in }
     ) {
         self.address = address
         self.patientID = patientID
-        self.client = client
+        self.radio = radio
         adapterName = adapter
         self.policy = policy
         self.slots = slots
-        self.discovery = discovery
         self.clock = clock
         self.onSample = onSample
         self.onEvent = onEvent
@@ -62,12 +59,12 @@ actor SensorSupervisor {
         var attempt = 0
         while !Task.isCancelled {
             do {
-                let adapter = try await readyAdapter()
-                let device = try await findDevice(on: adapter)
-                try await connect(device, on: adapter)
-                details = await StrapDetails.read(device)
+                try await waitForAdapter()
+                let link = try await findStrap()
+                try await connect(link)
+                details = await link.details()
                 onEvent(.deviceInfo(address, details))
-                let lasted = try await receive(from: device)
+                let lasted = try await receive(from: link)
                 // A stop (the daemon shutting down) ends the subscription too; that is not a drop.
                 guard !Task.isCancelled else { return }
                 reconnects += 1
@@ -92,68 +89,42 @@ actor SensorSupervisor {
 
     // MARK: Steps
 
-    /// The adapter once bluetoothd runs and the adapter is present and powered.
-    private func readyAdapter() async throws -> Adapter {
+    /// Returns once bluetoothd runs and the adapter is present and powered.
+    private func waitForAdapter() async throws {
         let name = adapterName
         while true {
             try Task.checkCancellation()
-            guard await client.isDaemonRunning else {
+            let readiness = await radio.readiness(of: name)
+            switch readiness {
+            case .ready:
+                return
+            case .noDaemon:
                 state = .waiting("bluetoothd is not running")
-                _ = await client.wait(timeout: .seconds(30)) { $0.isDaemonRunning }
-                continue
-            }
-            guard let adapter = await client.adapter(named: name) else {
+            case .absent:
                 state = .waiting("adapter \(name) is not present")
-                _ = await client.wait(timeout: .seconds(30)) { $0.adapter(named: name) != nil }
-                continue
-            }
-            if await adapter.isPowered { return adapter }
-            if policy.powerOnAdapter {
+            case .poweredOff where policy.powerOnAdapter:
                 state = .waiting("adapter \(name) is off; powering it on")
-                do {
-                    try await adapter.setPowered(true)
-                } catch {
-                    throw SupervisorFailure(error)
-                }
-            } else {
+                try await radio.powerOn(name)
+            case .poweredOff:
                 state = .waiting("adapter \(name) is powered off")
             }
-            let path = adapter.path
-            _ = await client.wait(timeout: .seconds(30)) { $0.property("Powered", of: BlueZName.adapter, at: path)?.bool == true }
+            await radio.readinessChange(of: name, from: readiness, timeout: .seconds(30))
         }
     }
 
-    /// The strap's device object, discovering it if bluetoothd does not know it.
-    private func findDevice(on adapter: Adapter) async throws -> Device {
-        let text = address.description
-        if let device = await client.device(address: text, on: adapter) { return device }
+    /// The strap's link, discovering the strap if the stack does not know it.
+    private func findStrap() async throws -> any StrapLink {
+        if let link = await radio.knownLink(to: address, on: adapterName) { return link }
         state = .discovering
-        let client = client
-        let timeout = policy.discoveryTimeout
-        do {
-            return try await discovery.whileDiscovering(on: adapter) {
-                guard await client.wait(timeout: timeout, until: { $0.device(address: text, on: adapter) != nil }),
-                      let device = await client.device(address: text, on: adapter)
-                else {
-                    throw SupervisorFailure("\(text) was not found by discovery: is the strap worn, charged and in range?", transient: true)
-                }
-                return device
-            }
-        } catch let error as BlueZError {
-            throw SupervisorFailure(error)
-        }
+        return try await radio.discover(address, on: adapterName, timeout: policy.discoveryTimeout)
     }
 
-    private func connect(_ device: Device, on adapter: Adapter) async throws {
+    private func connect(_ link: any StrapLink) async throws {
         state = .connecting
-        do {
-            try await slots.withSlot(on: adapter.name) { try await device.connect() }
-        } catch let error as BlueZError {
-            throw SupervisorFailure(error)
-        }
+        try await slots.withSlot(on: adapterName) { try await link.connect() }
         state = .resolvingServices
-        guard await device.waitForServicesResolved(timeout: policy.servicesTimeout) else {
-            try? await device.disconnect()
+        guard await link.servicesResolved(within: policy.servicesTimeout) else {
+            await link.disconnect()
             throw SupervisorFailure("\(address) connected but its services were not resolved in time", transient: true)
         }
     }
@@ -161,16 +132,10 @@ actor SensorSupervisor {
     /// Subscribes to 0x2A37 and turns frames into samples until the subscription ends; returns
     /// how long it lasted. A strap silent for longer than the stall timeout is disconnected, to
     /// force a fresh link.
-    private func receive(from device: Device) async throws -> Duration {
-        guard let measurement = await device.waitForCharacteristic(BluetoothUUID.heartRateMeasurement.uuidString, timeout: policy.servicesTimeout) else {
-            try? await device.disconnect()
+    private func receive(from link: any StrapLink) async throws -> Duration {
+        guard let notifications = try await link.heartRateNotifications(within: policy.servicesTimeout) else {
+            await link.disconnect()
             throw SupervisorFailure("\(address) has no Heart Rate Measurement characteristic (0x2A37): is it a heart-rate strap?", transient: false)
-        }
-        let notifications: GattCharacteristic.Notifications
-        do {
-            notifications = try await measurement.notifications()
-        } catch {
-            throw SupervisorFailure(error)
         }
         state = .subscribed
         let subscribedAt = ContinuousClock.now
@@ -190,7 +155,7 @@ actor SensorSupervisor {
         watchdog.cancel()
         if await watchdog.value {
             onEvent(.stalled(address))
-            try? await device.disconnect()
+            await link.disconnect()
         }
         return subscribedAt.duration(to: .now)
     }

@@ -43,8 +43,8 @@ struct SupervisorFixture: Sendable {
     func supervisor(for address: BluetoothAddress, policy: ReconnectPolicy = fastPolicy) -> SensorSupervisor {
         let collector = collector
         return SensorSupervisor(
-            address: address, patientID: "40006", client: client, adapter: "hci0", policy: policy, slots: slots,
-            discovery: discovery, clock: CaptureClock(),
+            address: address, patientID: "40006", radio: BlueZStrapRadio(client: client, discovery: discovery), adapter: "hci0",
+            policy: policy, slots: slots, clock: CaptureClock(),
             onSample: { await collector.add($0) },
             onEvent: { event in Task { await collector.add(event) } })
     }

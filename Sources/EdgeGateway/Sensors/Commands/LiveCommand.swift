@@ -39,14 +39,14 @@ struct LiveCommand: AsyncParsableCommand {
             }
             let printer = SamplePrinter(json: options.json, names: names, limit: count)
             let slots = ConnectionSlots(limit: 3)
-            let discovery = DiscoverySessions()
+            let radio = BlueZStrapRadio(client: client, discovery: DiscoverySessions())
             let clock = CaptureClock()
             let verbose = options.verbose
             let malformed = MalformedFrameLog { StandardError.writeLine($0) }
             let supervisors = names.keys.map { address in
                 SensorSupervisor(
-                    address: address, patientID: nil, client: client, adapter: options.adapter,
-                    policy: ReconnectPolicy(), slots: slots, discovery: discovery, clock: clock,
+                    address: address, patientID: nil, radio: radio, adapter: options.adapter,
+                    policy: ReconnectPolicy(), slots: slots, clock: clock,
                     onSample: { await printer.print($0) },
                     onEvent: { event in
                         if case .malformedFrame(let address, let bytes, let error, let count) = event {
