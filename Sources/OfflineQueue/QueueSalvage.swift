@@ -34,12 +34,14 @@ public enum QueueSalvage {
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         var report = Report()
         let database = try scratchCopy(of: file, in: scratch, report: &report)
-        let hasStreams = try readable(file) { try database.read { try $0.tableExists("streams") } }
+        let streams = try readable(file) { try database.read(streamKeys) }
         report.deadLettersLeft = try? await database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM dead_letters") }
-        var after = Int64.min
+        // Ids start at 1. After damage that stops a read, seek ever further past the last id
+        // read (1, 2, 4 … ids on), which steps over a bad leaf page and its neighbours.
+        var after: Int64 = 0
         var step: Int64 = 0
         while true {
-            let (records, lastID, failure) = readChunk(database, after: after, streamsTable: hasStreams)
+            let (records, lastID, failure) = readChunk(database, after: after, streams: streams)
             if !records.isEmpty {
                 try await queue.append(contentsOf: records)
                 report.imported += records.count
@@ -52,9 +54,9 @@ public enum QueueSalvage {
                 if records.isEmpty { break } else { continue }
             }
             report.damage.append("after record \(after): \(failure)")
-            step = step == 0 ? 1 : step.multipliedReportingOverflow(by: 2).partialValue
+            step = step == 0 ? 1 : step * 2
             let (next, overflow) = after.addingReportingOverflow(step)
-            guard !overflow, step > 0, step < 1 << 48 else { break }
+            guard !overflow, step < 1 << 48 else { break }
             after = next
         }
         try? database.close()
@@ -91,21 +93,42 @@ public enum QueueSalvage {
         }
     }
 
+    /// The stream keys by id (schema v2 keeps them in `streams`), as far as they can be read;
+    /// nil for a v1 file, whose records hold their keys themselves.
+    private static func streamKeys(_ db: Database) throws -> [Int64: String]? {
+        guard try db.tableExists("streams") else { return nil }
+        var keys: [Int64: String] = [:]
+        do {
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, key FROM streams")
+            while let row = try rows.next() { keys[row[0]] = row[1] }
+        } catch {
+            // A damaged streams table costs the keys, not the records: see `streamKey`.
+        }
+        return keys
+    }
+
+    /// A record's stream key; one whose key was lost to damage gets `salvaged-<id>`, which
+    /// still keeps its records apart from the others' for eviction counts.
+    private static func streamKey(_ stored: DatabaseValue, streams: [Int64: String]?) -> String {
+        guard let streams else { return String.fromDatabaseValue(stored) ?? "salvaged" }
+        let id = Int64.fromDatabaseValue(stored)
+        return id.flatMap { streams[$0] } ?? "salvaged-\(id.map(String.init) ?? "?")"
+    }
+
     /// Up to `chunkSize` records with ids above `after`, as far as the file can be read: the
     /// records read, the last id read, and the error that stopped the read, if one did.
     private static func readChunk(
-        _ database: DatabaseQueue, after: Int64, streamsTable: Bool
+        _ database: DatabaseQueue, after: Int64, streams: [Int64: String]?
     ) -> (records: [NewRecord], lastID: Int64?, failure: (any Error)?) {
-        let sql = streamsTable
-            ? "SELECT r.id, s.key, r.capture_time, r.version, r.payload FROM records r JOIN streams s ON s.id = r.stream WHERE r.id > ? ORDER BY r.id LIMIT ?"
-            : "SELECT id, stream, capture_time, version, payload FROM records WHERE id > ? ORDER BY id LIMIT ?"
+        let sql = "SELECT id, stream, capture_time, version, payload FROM records WHERE id > ? ORDER BY id LIMIT ?"
         var records: [NewRecord] = []
         var lastID: Int64?
         do {
             try database.read { db in
                 let rows = try Row.fetchCursor(db, sql: sql, arguments: [after, chunkSize])
                 while let row = try rows.next() {
-                    records.append(NewRecord(payload: row[4], stream: row[1], captureTime: row[2], version: row[3]))
+                    records.append(NewRecord(
+                        payload: row[4], stream: streamKey(row[1], streams: streams), captureTime: row[2], version: row[3]))
                     lastID = row[0]
                 }
             }

@@ -64,7 +64,7 @@ struct QueueSalvageTests {
         defer { fixture.directory.remove() }
         let report = try await QueueSalvage.salvage(file, into: queue)
         #expect(!report.damage.isEmpty, "the read met the damage")
-        #expect(report.imported > count / 3 && report.imported < count, "records on both sides of the damage come back")
+        #expect(report.imported >= count - 40 && report.imported < count, "only the records on the two damaged pages (about 4 each) are lost: \(report.imported) of \(count)")
         let texts = try await queue.lease(max: count).records.map(\.text)
         let expected = Set((0..<count).map { "record \($0) " + String(repeating: "x", count: 100) })
         #expect(texts.allSatisfy(expected.contains), "nothing imported is altered")

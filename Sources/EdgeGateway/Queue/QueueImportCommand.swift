@@ -34,7 +34,9 @@ struct QueueImportCommand: AsyncParsableCommand {
             try await QueueFailure.run(try state.attachQueue(path: target)) { queue in
                 let report = try await QueueSalvage.salvage(file, into: queue)
                 var notes = report.headerRepaired ? ["its header was restored"] : []
-                notes += report.damage.isEmpty ? [] : ["\(report.damage.count) damaged stretch(es) skipped: \(report.damage.joined(separator: "; "))"]
+                if let first = report.damage.first {
+                    notes.append("reading stopped at damage \(report.damage.count) time(s) and went on past it; first: \(first)")
+                }
                 notes.append(report.deadLettersLeft.map { "\($0) dead letter(s) left in it" } ?? "its dead letters cannot be read")
                 StandardOutput.writeLine("imported \(report.imported) record(s) from \(file.path) into \(target) (\(notes.joined(separator: ", "))); renamed it \(file.path).imported")
             }
