@@ -50,19 +50,21 @@ soak-queue: deps
 
 ## soak-daemon: the release daemon for SOAK_SECONDS (default an hour) with 10 simulated straps,
 ## link drops, an outage and a bluetoothd restart; prints RSS and open files over time, checks
-## they stay flat and that nothing is lost (edge-gateway soak; docs/PERFORMANCE.md).
+## they stay flat and that nothing is lost (edge-gateway-lab soak; docs/PERFORMANCE.md).
 SOAK_SECONDS ?= 3600
 SOAK_ARGS    ?= --sensors 10 --sample-every 30
 soak-daemon: deps
 	$(SWIFT) build -c release --product edge-gateway
-	"$$($(SWIFT) build -c release --show-bin-path)/edge-gateway" soak --duration $(SOAK_SECONDS) $(SOAK_ARGS)
+	$(SWIFT) build -c release --product edge-gateway-lab
+	"$$($(SWIFT) build -c release --show-bin-path)/edge-gateway-lab" soak --duration $(SOAK_SECONDS) $(SOAK_ARGS)
 
 ## demo: the real daemon between simulated straps and a simulated JHE, with an outage
-## (edge-gateway demo; DEMO_ARGS="--sensors 10 --duration 120" to change it).
+## (edge-gateway-lab demo, which runs the sibling edge-gateway; DEMO_ARGS="--sensors 10 --duration 120").
 DEMO_ARGS ?= --sensors 3 --duration 60
 demo: deps
 	$(SWIFT) build --product edge-gateway
-	"$$($(SWIFT) build --show-bin-path)/edge-gateway" demo $(DEMO_ARGS)
+	$(SWIFT) build --product edge-gateway-lab
+	"$$($(SWIFT) build --show-bin-path)/edge-gateway-lab" demo $(DEMO_ARGS)
 
 ## fuzz: libFuzzer on the frame decoders, then on the readers of server replies (batch and
 ## token), each for FUZZ_SECONDS (default 600).
@@ -85,15 +87,16 @@ bench: deps
 		"$$($(SWIFT) build -c release --show-bin-path)/edge-gateway-bench"
 	$(MAKE) --no-print-directory bench-daemon
 
-## bench-daemon: the release daemon between simulated straps and JHE (edge-gateway demo): CPU per
+## bench-daemon: the release daemon between simulated straps and JHE (edge-gateway-lab demo): CPU per
 ## sample and RSS at 1, 10 and 50 straps for BENCH_SECONDS each, then the backlog drain rate after
 ## a BENCH_OUTAGE-second outage at 10 and 50 straps, and at 50 straps notifying at 5 Hz.
 BENCH_SECONDS ?= 120
 BENCH_OUTAGE  ?= 60
 bench-daemon: deps
 	$(SWIFT) build -c release --product edge-gateway
-	@bin="$$($(SWIFT) build -c release --show-bin-path)/edge-gateway"; \
-	run() { echo "== edge-gateway demo $$*"; out="$$("$$bin" demo --token-lifetime 3600 "$$@")" \
+	$(SWIFT) build -c release --product edge-gateway-lab
+	@bin="$$($(SWIFT) build -c release --show-bin-path)/edge-gateway-lab"; \
+	run() { echo "== edge-gateway-lab demo $$*"; out="$$("$$bin" demo --token-lifetime 3600 "$$@")" \
 		|| { echo "$$out"; exit 1; }; echo "$$out" | grep -E "$$pattern"; }; \
 	pattern='daemon cost|exactly once'; \
 	for n in 1 10 50; do run --sensors $$n --duration $(BENCH_SECONDS) --outage 0 || exit 1; done; \

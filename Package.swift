@@ -2,12 +2,12 @@
 import PackageDescription
 
 // Module layout and dependency direction: docs/architecture.md.
-// Targets appear here as real code lands in them.
 let package = Package(
     name: "edge-gateway",
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "edge-gateway", targets: ["EdgeGateway"]),
+        .executable(name: "edge-gateway-lab", targets: ["EdgeGatewayLab"]),
         .executable(name: "edge-gateway-bench", targets: ["EdgeGatewayBench"]),
         .executable(name: "edge-gateway-peripheral", targets: ["HeartRatePeripheral"]),
         .library(name: "GATTHeartRate", targets: ["GATTHeartRate"]),
@@ -65,24 +65,60 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
-        .executableTarget(
-            name: "EdgeGateway",
+        .target(
+            name: "GatewayDaemon",
             dependencies: [
                 "GATTHeartRate",
                 "BlueZ",
-                "BlueZSimulator",
                 "CLinux",
                 "DBus",
                 "DurableFile",
                 "OfflineQueue",
                 "Uplink",
-                "JHESimulator",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "TOMLKit", package: "TOMLKit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        .target(
+            name: "GatewayCommandLine",
+            dependencies: [
+                "GatewayDaemon",
+                "BlueZ",
+                "GATTHeartRate",
+                "OfflineQueue",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "EdgeGateway",
+            dependencies: [
+                "GatewayDaemon",
+                "GatewayCommandLine",
+                "GATTHeartRate",
+                "BlueZ",
+                "DBus",
+                "OfflineQueue",
+                "Uplink",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "EdgeGatewayLab",
+            dependencies: [
+                "GatewayDaemon",
+                "GatewayCommandLine",
+                "GATTHeartRate",
+                "BlueZ",
+                "BlueZSimulator",
+                "DBus",
+                "OfflineQueue",
+                "Uplink",
+                "JHESimulator",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
@@ -119,7 +155,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EdgeGatewayTests",
-            dependencies: ["EdgeGateway", "GATTHeartRate", "BlueZ", "DBus", "BlueZSimulator", "OfflineQueue", "Uplink", "JHESimulator", "GatewayTestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+            dependencies: ["EdgeGateway", "EdgeGatewayLab", "GatewayDaemon", "GatewayCommandLine", "GATTHeartRate", "BlueZ", "DBus", "BlueZSimulator", "OfflineQueue", "Uplink", "JHESimulator", "GatewayTestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
             exclude: ["Fixtures"]
         ),
     ]

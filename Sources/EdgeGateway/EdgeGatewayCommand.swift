@@ -1,4 +1,6 @@
 import ArgumentParser
+import GatewayCommandLine
+import GatewayDaemon
 
 /// The technician's single entry point: every gateway operation is a subcommand of it.
 @main
@@ -8,7 +10,8 @@ struct EdgeGatewayCommand: AsyncParsableCommand {
         abstract: "Bluetooth LE heart-rate gateway: straps in, JupyterHealth Exchange out.",
         discussion: """
             Reads Heart Rate Service (0x180D) straps over BlueZ, keeps every sample in a durable \
-            local queue, and uploads them as Open mHealth heart-rate data points.
+            local queue, and uploads them as Open mHealth heart-rate data points. The demo, the \
+            simulators and the soak test are in `edge-gateway-lab`, which is not installed on a box.
 
             Example: decode a frame copied from btmon or gatttool
               edge-gateway decode 10:4e:d2:02:c8:02
@@ -16,8 +19,8 @@ struct EdgeGatewayCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             DecodeCommand.self, ScanCommand.self, PairCommand.self, LiveCommand.self, SensorsCommand.self,
-            ForgetCommand.self, QueueCommand.self, RunCommand.self, DemoCommand.self, SoakCommand.self, EnrollCommand.self,
-            SimulateCommand.self, JHESimulatorCommand.self, ConfigCommand.self, StatusCommand.self, DoctorCommand.self,
+            ForgetCommand.self, QueueCommand.self, RunCommand.self, EnrollCommand.self, ConfigCommand.self,
+            StatusCommand.self, DoctorCommand.self,
         ]
     )
 }

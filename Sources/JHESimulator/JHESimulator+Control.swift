@@ -1,6 +1,6 @@
 import Foundation
 
-/// What tests, the benchmark and `edge-gateway jhe-simulator` do to the simulated server.
+/// What tests, the benchmark and `edge-gateway-lab jhe-simulator` do to the simulated server.
 extension JHESimulator {
     /// The seeded patient (40001).
     public static let defaultPatientID = 40001

@@ -3,13 +3,13 @@ import Foundation
 import GatewayTestSupport
 import Testing
 
-/// Runs the real `edge-gateway simulate` and checks Debian's own D-Bus clients accept it.
-@Suite("edge-gateway simulate")
+/// Runs the real `edge-gateway-lab simulate` and checks Debian's own D-Bus clients accept it.
+@Suite("edge-gateway-lab simulate")
 struct SimulateCommandTests {
     @Test("serves busctl, gdbus and a python3-dbus client that receives notifications, and cleans up on SIGTERM")
     func debianClientsAcceptTheSimulator() async throws {
         let simulate = try ChildProcess(
-            GatewayProcess.productsDirectory.appendingPathComponent("edge-gateway").path,
+            GatewayProcess.productsDirectory.appendingPathComponent("edge-gateway-lab").path,
             ["simulate", "--sensors", "3", "--print-address", "--interval-ms", "100"], captureOutput: true)
         let first = try #require(simulate.readLine())
         #expect(first.hasPrefix("DBUS_SYSTEM_BUS_ADDRESS=unix:path="))

@@ -189,14 +189,14 @@ else:
 delivered_at_least() { (($(status samplesDelivered) >= $1)); }
 status_written_after() { (($(status --written) > $1)); }
 
-# The daemon against edge-gateway jhe-simulator (in the guest, on loopback), with the strap
+# The daemon against edge-gateway-lab jhe-simulator (in the guest, on loopback), with the strap
 # (bound by pair) streaming in a loop: samples reach the server; the peripheral is restarted
 # mid-stream, then bluetoothd is killed; samples captured after each must reach the server
 # too (delivery_resumes_after).
 daemon() {
     kill "$PERIPHERAL_PID" 2>/dev/null
     wait "$PERIPHERAL_PID" 2>/dev/null
-    "$EGW_BIN/edge-gateway" jhe-simulator --port 8000 > /out/jhe-simulator.log 2>&1 &
+    "$EGW_BIN/edge-gateway-lab" jhe-simulator --port 8000 > /out/jhe-simulator.log 2>&1 &
     local jhe=$!
     wait_for 120 grep -q "invitation link: " /out/jhe-simulator.log || { log "jhe-simulator did not start"; return 1; }
     local link

@@ -31,7 +31,7 @@ kernel_version=$(cd /lib/modules && ls -d *-amd64 2>/dev/null | sort -V | tail -
 [[ -n $kernel_version && -f /boot/vmlinuz-$kernel_version ]] || { say "no Debian amd64 kernel in /boot"; exit 1; }
 
 if [[ -z ${EGW_BIN:-} ]]; then
-    for product in edge-gateway edge-gateway-peripheral; do
+    for product in edge-gateway edge-gateway-lab edge-gateway-peripheral; do
         swift build -c release --scratch-path .build-release --product "$product"
     done
     EGW_BIN=$(swift build -c release --scratch-path .build-release --show-bin-path)

@@ -4,7 +4,7 @@
 # Starts a throwaway PostgreSQL 15 cluster and JHE (from the vendored sources in vendor/, with
 # `uv sync`), provisions a study, a consenting patient, a personal_device data source and a
 # public OAuth client through JHE's own models (jhe_admin.py), and runs the release
-# `edge-gateway` with simulated straps (`edge-gateway simulate`) through a scenario that
+# `edge-gateway` with simulated straps (`edge-gateway-lab simulate`) through a scenario that
 # checks each step and fails loudly naming it:
 #   enrol (invitation link alone) → daemon (samples reach JHE) → doctor → kill -9 and restart
 #   → short-lived tokens refreshed several times, no 401 loop → tokens revoked server-side:
@@ -14,7 +14,7 @@
 #   holds every sample the gateway ever accepted exactly once.
 # See README, "Real JHE test tier".
 #
-# Environment: EGW_BIN (a directory holding the edge-gateway to test; default: a release build
+# Environment: EGW_BIN (a directory holding the edge-gateway to test and edge-gateway-lab; default: a release build
 # in .build-release), EGW_KEEP=1 (keep the work directory; it is kept anyway on failure),
 # EGW_SENSORS (simulated straps, default 3), EGW_TOKEN_SECONDS (JHE's access-token lifetime,
 # default 25), EGW_OUTAGE_S (how long JHE is down, default 40), EGW_DEADLINE_S (the longest
@@ -127,11 +127,15 @@ say "packages ready after $((SECONDS - started)) s"
 
 # The release gateway: the same scratch directory as test-bluez, so CI builds it once.
 if [[ -z ${EGW_BIN:-} ]]; then
-    swift build -c release --scratch-path .build-release --product edge-gateway
+    for product in edge-gateway edge-gateway-lab; do
+        swift build -c release --scratch-path .build-release --product "$product"
+    done
     EGW_BIN=$(swift build -c release --scratch-path .build-release --show-bin-path)
 fi
 gw=$(realpath "$EGW_BIN")/edge-gateway
+lab=$(realpath "$EGW_BIN")/edge-gateway-lab
 [[ -x $gw ]] || fail "no edge-gateway in $EGW_BIN"
+[[ -x $lab ]] || fail "no edge-gateway-lab in $EGW_BIN"
 say "gateway $gw, ready after $((SECONDS - started)) s"
 phase_started=$SECONDS
 
@@ -246,9 +250,9 @@ mkdir -p "$state"
 "$gw" config check --config "$cfg" >"$work/config-check.log" 2>&1 || fail "config check: $(cat "$work/config-check.log")"
 grep -q 'hold_until_clock_sync = false' "$cfg" && say "clock not synchronised (adjtimex): hold_until_clock_sync = false"
 
-"$gw" simulate --sensors "$sensors" --print-address >"$work/simulate.out" 2>"$work/simulate.log" &
+"$lab" simulate --sensors "$sensors" --print-address >"$work/simulate.out" 2>"$work/simulate.log" &
 pids+=($!)
-wait_for 60 "bus address and $sensors strap addresses from edge-gateway simulate" \
+wait_for 60 "bus address and $sensors strap addresses from edge-gateway-lab simulate" \
     eval '(( $(wc -l <"$work/simulate.out") >= sensors + 1 ))'
 export "$(head -1 "$work/simulate.out")"
 mapfile -t straps < <(tail -n +2 "$work/simulate.out")

@@ -1,4 +1,6 @@
 import ArgumentParser
+import GatewayCommandLine
+import GatewayDaemon
 
 /// `edge-gateway queue`: lets a technician look into the offline queue and repair it, while the
 /// daemon keeps running (SQLite's WAL lets this process read and write alongside it).
@@ -21,7 +23,7 @@ struct QueueCommand: AsyncParsableCommand {
             """,
         subcommands: [
             QueueStatsCommand.self, QueueDeadCommand.self, QueueRetryDeadCommand.self,
-            QueueExportCommand.self, QueueReleaseHeldCommand.self, QueueImportCommand.self, QueueAppendNumberedCommand.self,
+            QueueExportCommand.self, QueueReleaseHeldCommand.self, QueueImportCommand.self,
         ]
     )
 }

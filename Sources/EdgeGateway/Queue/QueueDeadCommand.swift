@@ -1,4 +1,6 @@
 import ArgumentParser
+import GatewayCommandLine
+import GatewayDaemon
 import OfflineQueue
 
 /// `edge-gateway queue dead`: the records the server refused, and why.

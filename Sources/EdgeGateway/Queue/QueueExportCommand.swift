@@ -1,4 +1,6 @@
 import ArgumentParser
+import GatewayCommandLine
+import GatewayDaemon
 import OfflineQueue
 
 /// `edge-gateway queue export`: the samples still on the gateway, for a technician or a study

@@ -1,4 +1,6 @@
 import ArgumentParser
+import GatewayCommandLine
+import GatewayDaemon
 import OfflineQueue
 
 /// `edge-gateway queue import`: recovers the records of a queue file the daemon found damaged

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import GatewayCommandLine
+import GatewayDaemon
 import OfflineQueue
 
 /// `edge-gateway queue release-held`: sends the samples held for an unsynchronised clock now,

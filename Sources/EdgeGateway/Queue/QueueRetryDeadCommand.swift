@@ -1,4 +1,6 @@
 import ArgumentParser
+import GatewayCommandLine
+import GatewayDaemon
 import OfflineQueue
 
 /// `edge-gateway queue retry-dead`: after fixing what made the server refuse records (say a

@@ -1,5 +1,7 @@
-import Foundation
 import ArgumentParser
+import Foundation
+import GatewayCommandLine
+import GatewayDaemon
 import OfflineQueue
 
 /// `edge-gateway queue stats`: how much waits, how old it is, what was lost to the bounds.
@@ -45,7 +47,7 @@ struct QueueStatsCommand: AsyncParsableCommand {
         line.add("leased", .integer(stats.leased))
         line.add("dead", .integer(stats.dead))
         line.add("evicted", .integer(stats.evicted))
-        line.add("oldest_pending_age_s", stats.oldestPendingAgeNanoseconds.map { .number(seconds($0)) } ?? .null)
+        line.add("oldest_pending_age_s", stats.oldestPendingAgeNanoseconds.map { .number(DecimalText.seconds(nanoseconds: $0)) } ?? .null)
         line.add("db_bytes", .integer(Int(stats.databaseBytes)))
         line.add("held", .integer(held))
         var byStream = JSONLine()
@@ -61,7 +63,7 @@ struct QueueStatsCommand: AsyncParsableCommand {
             "leased               \(stats.leased)",
             "dead                 \(stats.dead)",
             "evicted              \(stats.evicted)",
-            "oldest pending age   \(stats.oldestPendingAgeNanoseconds.map { seconds($0) + " s" } ?? "-")",
+            "oldest pending age   \(stats.oldestPendingAgeNanoseconds.map { DecimalText.seconds(nanoseconds: $0) + " s" } ?? "-")",
             "database bytes       \(stats.databaseBytes)",
             "held for the clock   \(held)" + (held > 0 ? " (not uploaded until the clock synchronises; `queue release-held` sends them now)" : ""),
         ]
@@ -69,10 +71,5 @@ struct QueueStatsCommand: AsyncParsableCommand {
             lines.append("evicted from \(stream)  \(count)")
         }
         return lines.joined(separator: "\n")
-    }
-
-    /// Nanoseconds as seconds with millisecond precision.
-    static func seconds(_ nanoseconds: Int64) -> String {
-        DecimalText.format(numerator: Int(nanoseconds), denominator: 1_000_000_000, fractionDigits: 3)
     }
 }

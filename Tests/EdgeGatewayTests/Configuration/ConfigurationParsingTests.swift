@@ -1,7 +1,8 @@
 import Foundation
 import GatewayTestSupport
 import Testing
-@testable import EdgeGateway
+@testable import GatewayCommandLine
+@testable import GatewayDaemon
 
 /// Every key of `gateway.toml` read from a file into the typed configuration.
 @Suite("Configuration: parsing gateway.toml")

@@ -1,5 +1,6 @@
 import BlueZSimulator
-@testable import EdgeGateway
+@testable import GatewayCommandLine
+@testable import GatewayDaemon
 import Foundation
 import GATTHeartRate
 import GatewayTestSupport

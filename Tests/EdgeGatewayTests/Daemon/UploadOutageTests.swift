@@ -1,4 +1,5 @@
-@testable import EdgeGateway
+@testable import GatewayCommandLine
+@testable import GatewayDaemon
 import Foundation
 import GATTHeartRate
 import GatewayTestSupport

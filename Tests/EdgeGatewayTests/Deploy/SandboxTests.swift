@@ -10,6 +10,7 @@ import Testing
 struct SandboxTests {
     static let sandbox = DeployTree.path("deploy/sandbox-check/sandbox-run.sh")
     static let binary = GatewayProcess.productsDirectory.appendingPathComponent("edge-gateway").path
+    static let lab = GatewayProcess.productsDirectory.appendingPathComponent("edge-gateway-lab").path
 
     @Test("the sandbox is real: a netlink socket, setuid and a writable executable mapping are refused")
     func sandboxRefuses() async throws {
@@ -53,7 +54,7 @@ struct SandboxTests {
 
     @Test("edge-gateway enroll reaches a JHE simulator over HTTP and writes its credentials inside the sandbox")
     func enrollRunsSandboxed() async throws {
-        let server = try ChildProcess(Self.binary, ["jhe-simulator", "--port", "0"], captureOutput: true)
+        let server = try ChildProcess(Self.lab, ["jhe-simulator", "--port", "0"], captureOutput: true)
         defer { server.terminate() }
         var link: String?
         while link == nil, let line = server.readLine() {
@@ -74,7 +75,7 @@ struct SandboxTests {
         let state = try TemporaryDirectory("deploy-sandbox-queue")
         defer { state.remove() }
         let append = try await DeployTree.run(
-            Self.sandbox, [Self.binary, "queue", "append-numbered", "--count", "100", "--state-dir", state.path])
+            Self.sandbox, [Self.lab, "append-numbered", "--count", "100", "--state-dir", state.path])
         #expect(append.status == 0, "\(append.standardError)")
         #expect(append.outputLines.count == 100)
         let stats = try await DeployTree.run(Self.sandbox, [Self.binary, "queue", "stats", "--json", "--state-dir", state.path])

@@ -5,7 +5,8 @@ import GatewayTestSupport
 import JHESimulator
 import Testing
 import Uplink
-@testable import EdgeGateway
+@testable import GatewayCommandLine
+@testable import GatewayDaemon
 
 extension Operations {
     /// `doctor` against the real simulators: a private D-Bus with a simulated bluetoothd, and the

@@ -3,7 +3,8 @@ import Logging
 import ServiceLifecycle
 import Testing
 import Uplink
-@testable import EdgeGateway
+@testable import GatewayCommandLine
+@testable import GatewayDaemon
 
 extension Operations {
     /// `/metrics` served over real HTTP on loopback.

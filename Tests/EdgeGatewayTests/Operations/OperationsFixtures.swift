@@ -1,5 +1,6 @@
 import Foundation
-@testable import EdgeGateway
+@testable import GatewayCommandLine
+@testable import GatewayDaemon
 
 /// Status reports and queue figures shared by the operations tests.
 enum OperationsFixtures {

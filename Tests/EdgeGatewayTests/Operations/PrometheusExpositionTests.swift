@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import EdgeGateway
+@testable import GatewayCommandLine
+@testable import GatewayDaemon
 @testable import OfflineQueue
 
 extension Operations {

@@ -4,7 +4,8 @@ import GatewayTestSupport
 import OfflineQueue
 import Testing
 import Uplink
-@testable import EdgeGateway
+@testable import GatewayCommandLine
+@testable import GatewayDaemon
 
 extension Operations {
     /// `edge-gateway status` run as a real process over a state directory the test fills the way

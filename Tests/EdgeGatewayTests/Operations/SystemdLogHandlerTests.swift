@@ -1,7 +1,8 @@
 import Logging
 import Synchronization
 import Testing
-@testable import EdgeGateway
+@testable import GatewayCommandLine
+@testable import GatewayDaemon
 
 extension Operations {
     /// Log lines as journald reads them from standard error.

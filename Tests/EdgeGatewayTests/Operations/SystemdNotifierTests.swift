@@ -1,7 +1,8 @@
 import Foundation
 import GatewayTestSupport
 import Testing
-@testable import EdgeGateway
+@testable import GatewayCommandLine
+@testable import GatewayDaemon
 
 extension Operations {
     /// sd_notify over a real datagram socket, path and abstract.

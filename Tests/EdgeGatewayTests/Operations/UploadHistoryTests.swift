@@ -1,7 +1,8 @@
 import Foundation
 import GatewayTestSupport
 import Testing
-@testable import EdgeGateway
+@testable import GatewayCommandLine
+@testable import GatewayDaemon
 
 extension Operations {
     /// The upload history file: appended line by line, compacted atomically, read forgivingly.

@@ -24,8 +24,8 @@ struct OfflineQueueCrashConsistencyTests {
 
         for cycle in 0..<cycles {
             let child = try KillableProcess(
-                ["queue", "append-numbered", "--state-dir", directory.path, "--first", "\(cycle * 100_000_000)"],
-                outputPath: directory.file("cycle-\(cycle).out"))
+                ["append-numbered", "--state-dir", directory.path, "--first", "\(cycle * 100_000_000)"],
+                product: "edge-gateway-lab", outputPath: directory.file("cycle-\(cycle).out"))
             if cycle % 2 == 1 {
                 // Odd cycles: kill while appending is in full swing; even ones: at any moment,
                 // including during start-up, migration and recovery.

@@ -3,7 +3,8 @@ import GATTHeartRate
 import GatewayTestSupport
 import OfflineQueue
 import Testing
-@testable import EdgeGateway
+@testable import GatewayCommandLine
+@testable import GatewayDaemon
 
 /// Runs the real `edge-gateway queue …` binary against a queue this test process keeps open as
 /// its owner, the way a technician runs it next to the daemon.
@@ -236,25 +237,25 @@ struct QueueCommandTests {
         #expect(MovedAsideQueue.find(in: directory.path).isEmpty)
     }
 
-    @Test("append-numbered (a testing aid) needs an explicit scratch --state-dir, refuses a gateway's state and absurd numbers, and creates its directory 0700")
+    @Test("the lab's append-numbered (a testing aid) needs an explicit scratch --state-dir, refuses a gateway's state and absurd numbers, and creates its directory 0700")
     func appendNumberedIsSafe() async throws {
         let directory = try TemporaryDirectory("queue-cli")
         defer { directory.remove() }
-        let noStateDir = try await GatewayProcess.run(["queue", "append-numbered", "--count", "1"], environment: ["EDGE_GATEWAY_STATE_DIR": directory.path])
+        let noStateDir = try await GatewayProcess.run(["append-numbered", "--count", "1"], product: "edge-gateway-lab", environment: ["EDGE_GATEWAY_STATE_DIR": directory.path])
         #expect(noStateDir.status == 64)
         for arguments in [["--chunk", "0"], ["--workers", "0"], ["--first", "9223372036854775800"], ["--count", "-1"]] {
-            let refused = try await GatewayProcess.run(["queue", "append-numbered", "--state-dir", directory.file("scratch")] + arguments)
+            let refused = try await GatewayProcess.run(["append-numbered", "--state-dir", directory.file("scratch")] + arguments, product: "edge-gateway-lab")
             #expect(refused.status == 64, "\(arguments): \(refused.standardError)")
         }
         let scratch = directory.file("scratch")
-        let nearTheEnd = try await GatewayProcess.run(["queue", "append-numbered", "--state-dir", scratch, "--first", "\((1 << 62) - 3)", "--workers", "2", "--chunk", "2"])
+        let nearTheEnd = try await GatewayProcess.run(["append-numbered", "--state-dir", scratch, "--first", "\((1 << 62) - 3)", "--workers", "2", "--chunk", "2"], product: "edge-gateway-lab")
         #expect(nearTheEnd.status == 0, "\(nearTheEnd.standardError)")
         #expect(nearTheEnd.outputLines.sorted() == ["4611686018427387901", "4611686018427387902", "4611686018427387903"])
         let mode = try FileManager.default.attributesOfItem(atPath: scratch)[.posixPermissions] as? NSNumber
         #expect(mode?.intValue == 0o700)
 
         try Data("{}".utf8).write(to: URL(fileURLWithPath: directory.file("credentials.json")))
-        let deployed = try await GatewayProcess.run(["queue", "append-numbered", "--state-dir", directory.path, "--count", "1"])
+        let deployed = try await GatewayProcess.run(["append-numbered", "--state-dir", directory.path, "--count", "1"], product: "edge-gateway-lab")
         #expect(deployed.status == 64)
         #expect(deployed.standardError.contains("holds credentials.json"))
         #expect(!FileManager.default.fileExists(atPath: directory.file("queue.sqlite")))

@@ -2,7 +2,8 @@ import Foundation
 import GATTHeartRate
 import OfflineQueue
 import Testing
-@testable import EdgeGateway
+@testable import GatewayCommandLine
+@testable import GatewayDaemon
 
 @Suite("SampleRecord")
 struct SampleRecordTests {

@@ -1,4 +1,5 @@
-@testable import EdgeGateway
+@testable import GatewayCommandLine
+@testable import GatewayDaemon
 import GATTHeartRate
 
 /// A `StrapRadio` held in memory, which a test drives directly: adapters change readiness,

@@ -2,7 +2,8 @@ import Foundation
 import GATTHeartRate
 import GatewayTestSupport
 import Testing
-@testable import EdgeGateway
+@testable import GatewayCommandLine
+@testable import GatewayDaemon
 
 @Suite("Sensor binding store")
 struct SensorBindingStoreTests {

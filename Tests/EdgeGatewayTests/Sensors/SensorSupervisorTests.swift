@@ -1,7 +1,8 @@
 import BlueZ
 import DBus
 import BlueZSimulator
-@testable import EdgeGateway
+@testable import GatewayCommandLine
+@testable import GatewayDaemon
 import GATTHeartRate
 import GatewayTestSupport
 import Testing

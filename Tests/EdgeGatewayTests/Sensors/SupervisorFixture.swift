@@ -1,6 +1,7 @@
 import BlueZ
 import BlueZSimulator
-@testable import EdgeGateway
+@testable import GatewayCommandLine
+@testable import GatewayDaemon
 import GATTHeartRate
 import GatewayTestSupport
 

@@ -3,14 +3,14 @@ import GatewayTestSupport
 import JHESimulator
 import Testing
 
-/// `edge-gateway jhe-simulator` and `edge-gateway enroll` as real processes, as a technician runs them.
+/// `edge-gateway-lab jhe-simulator` and `edge-gateway enroll` as real processes, as a technician runs them.
 @Suite("Uplink CLI: jhe-simulator and enroll")
 struct EnrollCommandTests {
-    /// Starts `edge-gateway jhe-simulator --port 0` and waits (generously) for its invitation line.
+    /// Starts `edge-gateway-lab jhe-simulator --port 0` and waits (generously) for its invitation line.
     func startSimulatorProcess(output: URL) throws -> (Process, String) {
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let process = Process()
-        process.executableURL = GatewayProcess.productsDirectory.appendingPathComponent("edge-gateway")
+        process.executableURL = GatewayProcess.productsDirectory.appendingPathComponent("edge-gateway-lab")
         process.arguments = ["jhe-simulator", "--port", "0"]
         process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = FileHandle.nullDevice
@@ -29,7 +29,7 @@ struct EnrollCommandTests {
 
     struct SimulatorDidNotStart: Error {}
 
-    @Test("`enroll <printed link>` against `edge-gateway jhe-simulator` enrols and prints patient, device and expiry")
+    @Test("`enroll <printed link>` against `edge-gateway-lab jhe-simulator` enrols and prints patient, device and expiry")
     func enrollPrintedLink() async throws {
         let scratch = try SchemaValidator.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }

@@ -1,0 +1,150 @@
+import BlueZSimulator
+import Foundation
+import GATTHeartRate
+import GatewayCommandLine
+import GatewayDaemon
+import JHESimulator
+import OfflineQueue
+
+/// Everything `edge-gateway-lab demo` puts on stage: a private bus with a simulated bluetoothd and
+/// straps, a JHE simulator with short-lived tokens, an enrolled state directory with the straps
+/// bound, and the real daemon (this same binary, `run`) as a child process.
+final class DemoStage: @unchecked Sendable {
+    let directory: String
+    let bus: PrivateBus
+    let bluetoothd: BluetoothdSimulator
+    let jhe: JHESimulator
+    let straps: [BluetoothAddress]
+    /// Seconds a JHE access token lives on this stage's simulator.
+    let tokenLifetime: Int
+    private(set) var daemon: ChildProcess?
+
+    var stateDirectory: String { directory + "/state" }
+    var daemonLog: String { directory + "/daemon.log" }
+    /// The real gateway, `edge-gateway`, installed or built next to this lab program: the demo
+    /// drives the very binary a box runs.
+    private static var executable: String {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("edge-gateway").path
+    }
+
+    /// Builds the stage; nothing runs on it yet but the simulators.
+    init(sensors: Int, interval: Duration, tokenLifetime: Int) async throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("edge-gateway-demo-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        bus = try PrivateBus()
+        let fleet = SimulatedStrap.fleet(count: sensors, notificationInterval: interval)
+        bluetoothd = BluetoothdSimulator(busAddress: bus.address, straps: fleet, devicesKnownAtStart: true)
+        try await bluetoothd.start()
+        jhe = JHESimulator(tokenLifetime: tokenLifetime)
+        _ = try await jhe.start()
+        straps = fleet.map(\.address)
+        self.tokenLifetime = tokenLifetime
+    }
+
+    /// Enrols through `edge-gateway enroll` with a fresh invitation and binds every strap to the
+    /// simulator's patient, as a technician would.
+    func enrollAndBind() async throws {
+        let link = await jhe.issueInvitation()
+        let enroll = try ChildProcess(Self.executable, ["enroll", link, "--state-dir", stateDirectory], errorPath: daemonLog)
+        let status = try await Self.exitStatus(of: enroll, within: .seconds(60))
+        guard status == 0 else { throw DemoFailure("enrolment failed (see \(daemonLog))") }
+        let bindings = SensorBindingStore(directory: stateDirectory)
+        for (index, address) in straps.enumerated() {
+            try bindings.bind(SensorBinding(
+                address: address, alias: "bed \(index + 1)", patientID: String(JHESimulator.defaultPatientID), addedAt: Date()))
+        }
+    }
+
+    /// Starts `edge-gateway run` on the stage, with demo timings.
+    func startDaemon() throws {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
+        environment["EDGE_GATEWAY_UPLINK_INTERVAL_S"] = "2"
+        // This box's clock may never report itself synchronised (containers, CI); a demo should
+        // not hold every sample for clock repair.
+        environment["EDGE_GATEWAY_GATEWAY_HOLD_UNTIL_CLOCK_SYNC"] = "false"
+        daemon = try ChildProcess(
+            Self.executable, ["run", "--state-dir", stateDirectory, "--log-level", "notice"],
+            errorPath: daemonLog, environment: environment)
+    }
+
+    /// Stops the daemon with SIGTERM and returns its exit status.
+    func stopDaemon() async throws -> Int32 {
+        guard let daemon else { return 0 }
+        daemon.signal(SIGTERM)
+        return try await Self.exitStatus(of: daemon, within: .seconds(60))
+    }
+
+    /// The daemon's CPU time and memory now.
+    func daemonUsage() -> ProcessUsage? {
+        daemon.flatMap { ProcessUsage(pid: $0.pid) }
+    }
+
+    /// The daemon's latest status report.
+    func statusReport() -> GatewayStatusReport? {
+        try? StatusReportFile.read(directory: stateDirectory)
+    }
+
+    /// Samples the daemon has accepted (made durable) so far, by its latest status report.
+    func acceptedSamples() -> Int {
+        statusReport()?.sensors.reduce(0) { $0 + $1.samplesAccepted } ?? 0
+    }
+
+    /// Records in the queue that JHE does not have yet (pending or leased); nil when unreadable.
+    func backlog() async -> Int? {
+        await queueStats().map { $0.pending + $0.leased }
+    }
+
+    /// Waits (up to `timeout`) until the straps have gone quiet (two successive status reports
+    /// with the same count of received samples, all of them accepted) and the queue has nothing
+    /// left that JHE does not have; calls `tick` once a second while it waits.
+    func waitForDrain(within timeout: Duration, tick: () async -> Void) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        var previous: (written: Date, received: Int)?
+        while ContinuousClock.now < deadline {
+            if let report = statusReport(), let left = await backlog() {
+                let received = report.sensors.reduce(0) { $0 + $1.samplesReceived }
+                let accepted = report.sensors.reduce(0) { $0 + $1.samplesAccepted }
+                let quiet = previous.map { $0.written < report.writtenAt && $0.received == received } ?? false
+                if quiet, received == accepted, left == 0, await jhe.storedCount() >= accepted {
+                    return true
+                }
+                if previous?.written != report.writtenAt { previous = (report.writtenAt, received) }
+            }
+            try? await Task.sleep(for: .seconds(1))
+            await tick()
+        }
+        return false
+    }
+
+    /// The queue's counts, read next to the running daemon.
+    func queueStats() async -> QueueStats? {
+        guard let queue = try? OfflineQueue(path: stateDirectory + "/queue.sqlite", access: .attach) else { return nil }
+        let stats = try? await queue.stats()
+        try? await queue.close()
+        return stats
+    }
+
+    /// Ends the simulators and removes the stage's files (keeps them with `keep`).
+    func tearDown(keep: Bool) async {
+        if let daemon, daemon.exitStatusIfEnded() == nil { daemon.signal(SIGKILL) }
+        await jhe.stop()
+        await bluetoothd.stop()
+        bus.stop()
+        if !keep { try? FileManager.default.removeItem(atPath: directory) }
+    }
+
+    private static func exitStatus(of child: ChildProcess, within timeout: Duration) async throws -> Int32 {
+        guard let status = await child.exitStatus(within: timeout) else {
+            child.signal(SIGKILL)
+            throw DemoFailure("a child process did not finish within \(timeout)")
+        }
+        return status >> 8 & 0xFF
+    }
+}
+
+/// Why the demo could not go on.
+struct DemoFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import GatewayCommandLine
+import GatewayDaemon
+
+/// The soak's time series of the daemon's memory and open files, and the test that they stayed
+/// flat: the mean of the last quarter against the mean of the first quarter after warm-up.
+struct SoakSeries {
+    /// One reading of the daemon.
+    struct Point {
+        let second: Int
+        let usage: ProcessUsage
+    }
+
+    /// Resident memory may grow by this fraction between the first and last quarter.
+    static let residentTolerance = 0.10
+    /// Open file descriptors may grow by this many between the first and last quarter's means.
+    static let descriptorTolerance = 2.0
+
+    private(set) var points: [Point] = []
+    let warmUp: Int
+
+    init(warmUp: Int) { self.warmUp = warmUp }
+
+    mutating func append(_ point: Point) { points.append(point) }
+
+    private var measured: [Point] { points.filter { $0.second >= warmUp } }
+    private var quarters: (first: ArraySlice<Point>, last: ArraySlice<Point>)? {
+        let points = measured
+        guard points.count >= 4 else { return nil }
+        return (points.prefix(points.count / 4), points.suffix(points.count / 4))
+    }
+
+    private static func mean(_ points: ArraySlice<Point>, _ value: (ProcessUsage) -> Int) -> Double {
+        Double(points.reduce(0) { $0 + value($1.usage) }) / Double(max(1, points.count))
+    }
+
+    /// First- and last-quarter means of RSS (MiB) and open descriptors; nil with fewer than four points.
+    var means: (rssFirst: Double, rssLast: Double, fdFirst: Double, fdLast: Double)? {
+        quarters.map { quarters in (
+            Self.mean(quarters.first, \.residentBytes) / 1_048_576, Self.mean(quarters.last, \.residentBytes) / 1_048_576,
+            Self.mean(quarters.first, \.openFileDescriptors), Self.mean(quarters.last, \.openFileDescriptors))
+        }
+    }
+
+    /// RSS and open descriptors did not grow beyond the tolerances.
+    var flat: Bool {
+        guard let means else { return false }
+        return means.rssLast <= means.rssFirst * (1 + Self.residentTolerance)
+            && means.fdLast <= means.fdFirst + Self.descriptorTolerance
+    }
+
+    /// A line per reading, as the soak prints it.
+    static func line(_ point: Point, backlog: Int?, accepted: Int, stored: Int) -> String {
+        String(format: "t=%6ld s  rss %6.1f MiB  peak %6.1f MiB  fds %4ld  backlog %6ld  accepted %8ld  stored %8ld",
+               point.second, Double(point.usage.residentBytes) / 1_048_576, Double(point.usage.peakResidentBytes) / 1_048_576,
+               point.usage.openFileDescriptors, backlog ?? -1, accepted, stored)
+    }
+
+    var summary: String {
+        guard let means else { return "flatness: fewer than 4 readings after warm-up, not judged" }
+        return String(
+            format: "flatness (first vs last quarter after %ld s warm-up): RSS %.1f → %.1f MiB (limit +%.0f %%), fds %.1f → %.1f (limit +%.0f): ",
+            warmUp, means.rssFirst, means.rssLast, Self.residentTolerance * 100, means.fdFirst, means.fdLast,
+            Self.descriptorTolerance) + (flat ? "flat" : "NOT flat")
+    }
+}

@@ -1,0 +1,66 @@
+import ArgumentParser
+import BlueZSimulator
+import GatewayCommandLine
+import GatewayDaemon
+
+/// `edge-gateway-lab simulate`: a private bus with a simulated bluetoothd and heart-rate straps,
+/// for trying the gateway (or any BlueZ client) on a machine without Bluetooth.
+struct SimulateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simulate",
+        abstract: "Run a simulated bluetoothd with heart-rate straps on a private D-Bus bus.",
+        discussion: """
+            Starts a private dbus-daemon (Debian package dbus-daemon) and a simulated bluetoothd \
+            (bluez 5.66 behaviour) on it, with the straps already known to the adapter. The first \
+            line printed is DBUS_SYSTEM_BUS_ADDRESS=…: export it, and BlueZ clients (the gateway, \
+            busctl, bluetoothctl's D-Bus peers) use the simulator as the system bus. Runs until \
+            SIGINT or SIGTERM, then removes the bus.
+
+            Example:
+              edge-gateway-lab simulate --sensors 3 > sim.txt &
+              export "$(head -1 sim.txt)"
+              busctl --system tree org.bluez
+            """
+    )
+
+    @Option(help: "How many heart-rate straps to simulate.")
+    var sensors = 3
+
+    @Option(help: "Milliseconds between a strap's notifications.")
+    var intervalMs = 1000
+
+    @Flag(help: "Print only the bus address line, then one strap address per line.")
+    var printAddress = false
+
+    func validate() throws {
+        guard (1...500).contains(sensors) else { throw ValidationError("--sensors must be between 1 and 500.") }
+        guard (10...60_000).contains(intervalMs) else { throw ValidationError("--interval-ms must be between 10 and 60000.") }
+    }
+
+    func run() async throws {
+        let bus: PrivateBus
+        do {
+            bus = try PrivateBus()
+        } catch {
+            StandardError.writeLine("edge-gateway-lab simulate: \(error)")
+            throw ExitStatus.unavailable
+        }
+        let straps = SimulatedStrap.fleet(count: sensors, notificationInterval: .milliseconds(intervalMs))
+        let simulator = BluetoothdSimulator(busAddress: bus.address, straps: straps, devicesKnownAtStart: true)
+        try await simulator.start()
+
+        StandardOutput.writeLine("DBUS_SYSTEM_BUS_ADDRESS=\(bus.address)")
+        for strap in straps {
+            StandardOutput.writeLine(printAddress
+                ? strap.address.description
+                : "strap \(strap.address)  \(strap.name)  RSSI \(strap.rssi) dBm  battery \(strap.batteryPercent) %")
+        }
+        if !printAddress {
+            StandardOutput.writeLine("simulating bluetoothd with \(sensors) strap(s); Ctrl-C to stop")
+        }
+
+        _ = await TerminationSignals.wait()
+        await simulator.stop()
+        bus.stop()
+    }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import BlueZ
+import GatewayDaemon
+
+/// A command's failure: the sentence for the operator and the exit status for scripts
+/// (69 BlueZ/adapter unavailable, 75 temporary, 1 other).
+public struct CommandFailure: Error, CustomStringConvertible {
+    let exitCode: ExitCode
+    public let description: String
+
+    init(exitCode: ExitCode, description: String) {
+        self.exitCode = exitCode
+        self.description = description
+    }
+
+    static func unavailable(_ message: String) -> CommandFailure { CommandFailure(exitCode: ExitStatus.unavailable, description: message) }
+    /// A failure that may clear if the command is run again later (exit 75).
+    public static func temporary(_ message: String) -> CommandFailure { CommandFailure(exitCode: ExitStatus.temporaryFailure, description: message) }
+    /// Any other failure (exit 1).
+    public static func other(_ message: String) -> CommandFailure { CommandFailure(exitCode: .failure, description: message) }
+
+    /// The status a BlueZ error deserves: bluetoothd gone → unavailable, transient → temporary.
+    init(_ error: BlueZError) {
+        exitCode = error.isDaemonUnavailable ? ExitStatus.unavailable
+            : error.isTransient ? ExitStatus.temporaryFailure : .failure
+        description = error.description
+    }
+
+    /// Runs `body`; a `CommandFailure` is printed to standard error and becomes the exit status.
+    public static func reporting(_ command: String, _ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch let failure as CommandFailure {
+            StandardError.writeLine("edge-gateway \(command): \(failure.description)")
+            throw failure.exitCode
+        } catch let error as BlueZError {
+            let failure = CommandFailure(error)
+            StandardError.writeLine("edge-gateway \(command): \(failure.description)")
+            throw failure.exitCode
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import ArgumentParser
+import GatewayDaemon
+
+/// Options every sensor command accepts: where the state lives, which adapter to use, how
+/// much to say, and whether to say it as JSON lines.
+public struct GatewayOptions: ParsableArguments, Sendable {
+    /// The defaults, before the command line is parsed (ArgumentParser's requirement).
+    public init() {}
+
+    @OptionGroup var state: StateDirectoryOption
+
+    @Option(help: ArgumentHelp("The Bluetooth adapter to use.", valueName: "NAME"))
+    public var adapter = "hci0"
+
+    @Flag(help: "Explain each step on standard error.")
+    public var verbose = false
+
+    @Flag(help: "Print machine-readable JSON, one object per line.")
+    public var json = false
+
+    /// The bindings store in the state directory.
+    var bindings: SensorBindingStore { SensorBindingStore(directory: state.directory) }
+
+    /// Runs `change` on the bindings store; a failure becomes a command failure (exit 1).
+    public func withBindings<T>(_ change: (SensorBindingStore) throws(SensorBindingStore.Failure) -> T) throws(CommandFailure) -> T {
+        do {
+            return try change(bindings)
+        } catch {
+            throw .other(error.description)
+        }
+    }
+
+    /// Prints `line` on standard error with `--verbose`.
+    public func explain(_ line: @autoclosure () -> String) {
+        if verbose { StandardError.writeLine(line()) }
+    }
+}

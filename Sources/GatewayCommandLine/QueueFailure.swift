@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import GatewayDaemon
+import OfflineQueue
+
+/// Prints a queue error on standard error and picks the exit status (`sysexits.h`).
+public enum QueueFailure {
+    /// `EX_NOINPUT`: there is no queue to read.
+    static let noInput = ExitCode(66)
+    /// `EX_IOERR`: the queue could not be read or written.
+    static let ioError = ExitCode(74)
+
+    /// Reports `error` and returns the status to exit with.
+    public static func exit(for error: any Error) -> ExitCode {
+        guard let queueError = error as? QueueError else {
+            report("\(error)")
+            return .failure
+        }
+        report("\(queueError.message) [\(queueError.code.rawValue)]")
+        switch queueError.code {
+        case .missing: return noInput
+        case .corrupt: return ExitStatus.dataError
+        case .inaccessible: return ExitStatus.cannotCreate
+        case .storageFull, .unflushedLimit, .openFailed, .writeFailed, .readFailed: return ioError
+        case .closed: return .failure
+        }
+    }
+
+    /// Writes `message` to standard error, prefixed with the program name.
+    public static func report(_ message: String) {
+        FileHandle.standardError.write(Data("edge-gateway: \(message)\n".utf8))
+    }
+
+    /// Runs `body` with the queue, closes it, and maps any failure to an exit status.
+    public static func run(_ queue: OfflineQueue, _ body: (OfflineQueue) async throws -> Void) async throws {
+        do {
+            try await body(queue)
+            try await queue.close()
+        } catch let exit as ExitCode {
+            try? await queue.close()
+            throw exit
+        } catch {
+            try? await queue.close()
+            throw Self.exit(for: error)
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import GatewayDaemon
+
+/// `--state-dir DIR` (and `--config FILE`), shared by every command that reads or writes
+/// gateway state (queue, credentials, sensor bindings). The directory is chosen the same way
+/// for every command and the daemon: `--state-dir`, else `EDGE_GATEWAY_STATE_DIR` (or
+/// `EDGE_GATEWAY_GATEWAY_STATE_DIR`), else `[gateway] state_dir` in the configuration file,
+/// else ``defaultDirectory``.
+public struct StateDirectoryOption: ParsableArguments, Sendable {
+    /// The defaults, before the command line is parsed (ArgumentParser's requirement).
+    public init() {}
+
+    /// Used when neither the flag, the environment nor the configuration names one.
+    static let defaultDirectory = GatewayConfiguration.defaultStateDirectory
+
+    @Option(name: .customLong("state-dir"), help: ArgumentHelp(
+        "The gateway's state directory (default: $EDGE_GATEWAY_STATE_DIR, else [gateway] state_dir in the configuration, else \(defaultDirectory)).",
+        valueName: "DIR"))
+    var stateDirectory: String?
+
+    @OptionGroup public var configuration: ConfigurationOption
+
+    /// The directory in effect (resolved when the command line is parsed).
+    public var directory: String { stateDirectory ?? Self.defaultDirectory }
+
+    /// Without `--state-dir`, takes the directory from the configuration (which applies the
+    /// environment over the file); a bad configuration ends the command with exit status 78.
+    public mutating func validate() throws {
+        if stateDirectory == nil {
+            stateDirectory = try configuration.load().gateway.stateDirectory
+        }
+    }
+
+    /// The whole configuration in effect, with `--state-dir` applied over it.
+    public func loadConfiguration() throws -> GatewayConfiguration {
+        var loaded = try configuration.load()
+        loaded.gateway.stateDirectory = directory
+        return loaded
+    }
+}

@@ -1,0 +1,178 @@
+import BlueZ
+import Foundation
+import Logging
+import OfflineQueue
+import ServiceLifecycle
+import Uplink
+
+/// The composition of `edge-gateway run`: sensor supervisors → sample intake (queue writer) →
+/// uploader, plus clock repair and the status report, as one service group that shuts down in
+/// reverse order on SIGTERM/SIGINT: the sensors stop first, the uploader abandons its round
+/// (its records stay in the queue), the intake commits what it still holds, and the status
+/// report, last, records the final counts.
+public struct Gateway {
+    let configuration: GatewayConfiguration
+    let environment: [String: String]
+    let logger: Logger
+    var clock = CaptureClock()
+
+    /// The daemon for `configuration`, reading the systemd environment from `environment`.
+    public init(configuration: GatewayConfiguration, environment: [String: String], logger: Logger) {
+        self.configuration = configuration
+        self.environment = environment
+        self.logger = logger
+    }
+
+    var stateDirectory: String { configuration.gateway.stateDirectory }
+
+    /// Opens the state, runs until a termination signal, and closes the state cleanly.
+    public func run() async throws {
+        try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let queue = try openQueue("queue.sqlite")
+        let held = try openQueue(HeldSamples.fileName, evictByAge: false)
+        let uplink = configuration.uplink
+        let transport = try AsyncHTTPTransport(caFile: uplink.caFile, environment: environment)
+        let tokens = TokenManager(
+            store: CredentialsFileStore(directory: stateDirectory), transport: transport, timeout: uplink.timeout,
+            serverSettings: uplink.serverSettings)
+        let delivery = DeliveryConfiguration(
+            batchSize: uplink.batchSize, requestTimeout: uplink.timeout, backoff: BackoffPolicy(maxAttempts: 1),
+            encoding: EncodingOptions(
+                resolution: try UploadResolution(parsing: uplink.resolution), includeRRIntervals: uplink.rrIntervals,
+                dropNoContact: uplink.dropNoContact))
+        let counters = DaemonCounters()
+        let buffer = SampleBuffer()
+        let history = UploadHistory(directory: stateDirectory)
+        let notifier = SystemdNotifier(environment: environment)
+        let logger = logger
+        var services: [any Service] = [
+            StatusReporter(
+                stateDirectory: stateDirectory, runtimeDirectory: environment["RUNTIME_DIRECTORY"], counters: counters,
+                gatewayName: configuration.gateway.name, clock: clock, logger: logger,
+                interval: Self.reportInterval(watchdog: notifier?.watchdogInterval),
+                onReport: { report in Self.tell(notifier, report, logger: logger) }),
+            SampleIntake(
+                buffer: buffer, queue: queue, held: held, counters: counters, logger: logger,
+                holdUnsynchronized: configuration.gateway.holdUntilClockSync),
+            ClockRepairService(
+                held: held, queue: queue, clock: clock, counters: counters, logger: logger,
+                holdUnsynchronized: configuration.gateway.holdUntilClockSync),
+            UploadService(
+                queue: queue, client: JHEClient(tokens: tokens, transport: transport, configuration: delivery), tokens: tokens,
+                counters: counters, logger: logger, batchSize: uplink.batchSize, idleInterval: uplink.interval,
+                onAttempt: { attempt in
+                    do { try history.record(attempt) } catch {
+                        logger.warning("cannot record the upload history", metadata: ["error": "\(error)"])
+                    }
+                }),
+            SensorFleet(
+                bindings: SensorBindingStore(directory: stateDirectory), bus: .system, adapter: configuration.bluetooth.adapter,
+                policy: reconnectPolicy, maxParallelConnects: configuration.bluetooth.maxParallelConnects, clock: clock,
+                buffer: buffer, counters: counters, logger: logger),
+        ]
+        if !configuration.metrics.listen.isEmpty {
+            services.append(try metricsServer(counters: counters, queue: queue))
+        }
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
+            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        logger.notice("edge-gateway started", metadata: ["state_dir": "\(stateDirectory)", "adapter": "\(configuration.bluetooth.adapter)"])
+        do {
+            try await group.run()
+            try? notifier?.stopping()
+        } catch {
+            logger.critical("the daemon stopped on an error", metadata: ["error": "\(error)"])
+            try await close(queue, held, transport)
+            throw error
+        }
+        try await close(queue, held, transport)
+        logger.notice("edge-gateway stopped; every accepted sample is on disk")
+    }
+
+    /// Serves `/metrics` on `[metrics] listen` from the counters and the queue's own counts.
+    private func metricsServer(counters: DaemonCounters, queue: OfflineQueue) throws -> MetricsServer {
+        let name = configuration.gateway.name
+        let started = Date()
+        guard let address = ListenAddress(configuration.metrics.listen) else {
+            throw ConfigurationError(.invalidValue, "[metrics] listen = \"\(configuration.metrics.listen)\" is not host:port")
+        }
+        if !address.isLoopback {
+            logger.warning("metrics are served beyond this machine, without authentication", metadata: [
+                "listen": "\(configuration.metrics.listen)",
+                "fix": "anyone on the network can read strap addresses and sample counts; listen on 127.0.0.1 and scrape through an SSH tunnel or an authenticating reverse proxy",
+            ])
+        }
+        return MetricsServer(address: address, logger: logger) {
+            do {
+                let stats = try await queue.stats()
+                let (report, latency) = counters.read {
+                    ($0.report(name: name, startedAt: started, refreshSeconds: 0, clockSynchronized: CaptureClock.isSynchronized), $0.uploadLatency)
+                }
+                return PrometheusExposition.render(report: report, queue: stats, uploadLatency: latency)
+            } catch {
+                return "# edge-gateway: the queue could not be read: \(error)\n"
+            }
+        }
+    }
+
+    /// Every 5 s, or more often when systemd's watchdog needs a ping sooner (half its period).
+    static func reportInterval(watchdog: Duration?) -> Duration {
+        guard let watchdog else { return .seconds(5) }
+        return min(.seconds(5), watchdog / 2)
+    }
+
+    /// Tells systemd the daemon is up (the first call), what it is doing, and that it is alive.
+    static func tell(_ notifier: SystemdNotifier?, _ report: GatewayStatusReport, logger: Logger) {
+        guard let notifier else { return }
+        let subscribed = report.sensors.filter { $0.state == SensorState.subscribed.name }.count
+        let uplink = report.uplink.reenrolmentRequired.map { "re-enrolment required: \($0)" }
+            ?? report.uplink.currentError.map { _ in "uplink failing (see status)" } ?? "uplink ok"
+        do {
+            try notifier.send(["READY=1", "STATUS=\(subscribed)/\(report.sensors.count) straps subscribed; \(uplink)", "WATCHDOG=1"])
+        } catch {
+            logger.warning("cannot notify systemd", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private var reconnectPolicy: ReconnectPolicy {
+        var policy = ReconnectPolicy()
+        policy.maximumDelay = configuration.bluetooth.reconnectMaxBackoff
+        policy.stallTimeout = configuration.bluetooth.stallTimeout
+        return policy
+    }
+
+    private func openQueue(_ name: String, evictByAge: Bool = true) throws -> OfflineQueue {
+        let settings = Self.queueSettings(configuration.queue, logger: logger, evictByAge: evictByAge)
+        let queue: OfflineQueue
+        do {
+            queue = try OfflineQueue(path: stateDirectory + "/" + name, configuration: settings)
+        } catch let error as QueueError where error.code == .inaccessible {
+            logger.critical("the daemon cannot start: \(error.message)", metadata: ["code": "\(error.code.rawValue)"])
+            throw error
+        }
+        if let recovery = queue.recovery {
+            logger.critical("the queue file was damaged and replaced by a new one; import its readable records with `edge-gateway queue import`", metadata: ["report": "\(recovery)"])
+        }
+        return queue
+    }
+
+    /// The configured bounds and group commit. The held queue is not trimmed by age
+    /// (`evictByAge` false): its capture times come from an unsynchronised clock, and the jump at
+    /// synchronisation would make every held sample look ancient.
+    static func queueSettings(_ bounds: GatewayConfiguration.Queue, logger: Logger, evictByAge: Bool) -> QueueConfiguration {
+        var settings = QueueConfiguration()
+        settings.maxRecords = bounds.maxRecords
+        settings.maxBytes = bounds.maxBytes
+        settings.maxAge = evictByAge ? bounds.maxAge : .seconds(100 * 365 * 24 * 3600)
+        settings.commitInterval = bounds.commitInterval
+        settings.commitMax = bounds.commitMax
+        settings.logger = logger
+        return settings
+    }
+
+    private func close(_ queue: OfflineQueue, _ held: OfflineQueue, _ transport: AsyncHTTPTransport) async throws {
+        try await queue.close()
+        try await held.close()
+        await transport.shutdown()
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Reads and writes `<state>/status.json` in one agreed encoding (ISO 8601 dates), so the
+/// daemon that writes it and the commands that read it cannot drift apart.
+public enum StatusReportFile {
+    /// The report could not be read (other than being absent).
+    public struct Damaged: Error, CustomStringConvertible {
+        /// `status-report-unreadable`.
+        let code = "status-report-unreadable"
+        public let description: String
+    }
+
+    /// The report in `directory`, or nil when the daemon never wrote one.
+    public static func read(directory: String) throws(Damaged) -> GatewayStatusReport? {
+        let path = directory + "/" + GatewayStatusReport.fileName
+        guard let data = FileManager.default.contents(atPath: path) else {
+            guard FileManager.default.fileExists(atPath: path) else { return nil }
+            throw Damaged(description: "cannot read \(path): check its owner and mode")
+        }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        do {
+            return try decoder.decode(GatewayStatusReport.self, from: data)
+        } catch {
+            throw Damaged(description: "\(path) is not a status report the daemon wrote (\(error)); it is replaced when the daemon runs")
+        }
+    }
+
+    /// Replaces the report atomically (rename: readers never see half a file) but without
+    /// fsync: it is a snapshot rewritten every few seconds, not data, and syncing it would wear
+    /// an SD card for nothing.
+    static func write(_ report: GatewayStatusReport, directory: String) throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        try encoder.encode(report).write(to: URL(fileURLWithPath: directory + "/" + GatewayStatusReport.fileName), options: .atomic)
+    }
+}

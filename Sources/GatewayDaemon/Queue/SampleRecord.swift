@@ -1,0 +1,48 @@
+import Foundation
+import GATTHeartRate
+import OfflineQueue
+
+/// The one place that fixes how a heart-rate sample is stored as an opaque queue record: the
+/// stream key is the strap's address, the capture time is the sample's wall-clock time, and the
+/// payload is written as version 2, the compact binary form (`HeartRateSample.binaryEncoded()`,
+/// about 70 bytes). Version 1, the sample's JSON (about 320 bytes), is what earlier builds
+/// wrote; queues holding it exist in the field, so it is still read. The daemon writes records
+/// through here and every reader decodes them through here.
+public enum SampleRecord {
+    /// Version 1: the sample's own JSON (`HeartRateSample`'s Codable form). Read only.
+    static let jsonVersion = 1
+    /// Version 2: `HeartRateSample.binaryEncoded()`.
+    static let binaryVersion = 2
+    /// The payload format written today.
+    static let currentVersion = binaryVersion
+
+    /// Why a record could not be read as a sample.
+    public struct DecodingFailure: Error, CustomStringConvertible {
+        /// Stable identifier.
+        public let code: String
+        /// What was wrong with which record.
+        public let message: String
+        public var description: String { message }
+    }
+
+    /// The record to append for `sample`.
+    static func record(for sample: HeartRateSample) throws(SampleEncodingError) -> NewRecord {
+        NewRecord(
+            payload: Data(try sample.binaryEncoded()), stream: sample.sensor.description,
+            captureTime: sample.captured.wallClockNanoseconds, version: currentVersion)
+    }
+
+    /// The sample stored in `record`, whichever version wrote it.
+    public static func sample(from record: QueuedRecord) throws(DecodingFailure) -> HeartRateSample {
+        do {
+            switch record.version {
+            case binaryVersion: return try HeartRateSample(binary: record.payload)
+            case jsonVersion: return try JSONDecoder().decode(HeartRateSample.self, from: record.payload)
+            default: break
+            }
+        } catch {
+            throw DecodingFailure(code: "undecodable-record", message: "record \(record.id) (payload version \(record.version)) is not a heart-rate sample: \(error)")
+        }
+        throw DecodingFailure(code: "unknown-record-version", message: "record \(record.id) has payload version \(record.version); this edge-gateway reads versions \(jsonVersion) (JSON) and \(binaryVersion) (binary)")
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+import GATTHeartRate
+
+/// A strap the gateway is responsible for: it is supervised whenever the daemon runs, and its
+/// samples are uploaded for `patientID`.
+public struct SensorBinding: Codable, Sendable, Equatable {
+    public var address: BluetoothAddress
+    /// A name the technician chose (`bed 3`), shown instead of the strap's own name.
+    public var alias: String?
+    /// The JHE patient the strap's samples belong to (used by the uplink).
+    public var patientID: String?
+    /// When the strap was bound.
+    public var addedAt: Date
+
+    /// A binding from its parts.
+    public init(address: BluetoothAddress, alias: String?, patientID: String?, addedAt: Date) {
+        self.address = address
+        self.alias = alias
+        self.patientID = patientID
+        self.addedAt = addedAt
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case address
+        case alias
+        case patientID = "patient_id"
+        case addedAt = "added_at"
+    }
+}

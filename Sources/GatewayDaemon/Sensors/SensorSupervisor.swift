@@ -1,0 +1,183 @@
+import Foundation
+import GATTHeartRate
+
+/// Keeps one bound strap connected and its notifications flowing, for weeks, without a human.
+///
+/// One cycle: wait for bluetoothd, the adapter and its power → find the device (discovering
+/// only if bluetoothd does not know it) → connect (within the adapter's connection slots) →
+/// wait for services → read device details → find 0x2A37 by UUID → start notifications →
+/// turn every frame into a `HeartRateSample`. When the cycle ends (link loss, bluetoothd
+/// restart, adapter power loss, a strap that stops notifying) the next one starts at once; when
+/// it fails, it starts again after a jittered, capped backoff. Nothing is given up for good.
+public actor SensorSupervisor {
+    let address: BluetoothAddress
+    private let patientID: String?
+    private let radio: any StrapRadio
+    private let adapterName: String
+    private let policy: ReconnectPolicy
+    private let slots: ConnectionSlots
+    private let clock: CaptureClock
+    private let onSample: @Sendable (HeartRateSample) async -> Void
+    private let onEvent: @Sendable (SensorEvent) -> Void
+    private var random = SystemRandomNumberGenerator()
+
+    /// Where the supervisor is now.
+    private(set) var state: SensorState = .waiting("starting") {
+        didSet { if state != oldValue { onEvent(.stateChanged(address, state)) } }
+    }
+    /// Frames received and turned into samples.
+    private(set) var samples = 0
+    /// Frames that did not decode.
+    private(set) var malformedFrames = 0
+    /// Subscriptions that ended and were rebuilt.
+    private(set) var reconnects = 0
+    /// What the strap said about itself on the last connection.
+    private(set) var details = DeviceDetails()
+    /// The last decoded measurement and when it arrived.
+    private(set) var lastMeasurement: (measurement: HeartRateMeasurement, at: ContinuousClock.Instant)?
+    private var lastFrameAt = ContinuousClock.now
+
+    /// A supervisor for the strap at `address`, bound to `patientID`, reached through `radio` on
+    /// `adapter`; `onSample` gets every decoded frame, `onEvent` every state change and failure.
+    public init(
+        address: BluetoothAddress, patientID: String?, radio: any StrapRadio, adapter: String,
+        policy: ReconnectPolicy, slots: ConnectionSlots, clock: CaptureClock,
+        onSample: @escaping @Sendable (HeartRateSample) async -> Void,
+        onEvent: @escaping @Sendable (SensorEvent) -> Void = { _ in }
+    ) {
+        self.address = address
+        self.patientID = patientID
+        self.radio = radio
+        adapterName = adapter
+        self.policy = policy
+        self.slots = slots
+        self.clock = clock
+        self.onSample = onSample
+        self.onEvent = onEvent
+    }
+
+    /// Runs cycles until the task is cancelled.
+    public func run() async {
+        var attempt = 0
+        while !Task.isCancelled {
+            do {
+                try await waitForAdapter()
+                let link = try await findStrap()
+                try await connect(link)
+                details = await link.details()
+                onEvent(.deviceInfo(address, details))
+                let lasted = try await receive(from: link)
+                // A stop (the daemon shutting down) ends the subscription too; that is not a drop.
+                guard !Task.isCancelled else { return }
+                reconnects += 1
+                guard lasted < policy.stableSubscription else {
+                    attempt = 0
+                    continue
+                }
+                throw SupervisorFailure("\(address) dropped \(lasted.formatted(.units(allowed: [.seconds, .milliseconds]))) after subscribing", transient: true)
+            } catch is CancellationError {
+                return
+            } catch {
+                guard !Task.isCancelled else { return }
+                let failure = error as? SupervisorFailure ?? SupervisorFailure(String(describing: error), transient: true)
+                let delay = policy.delay(attempt: attempt, using: &random)
+                attempt += 1
+                state = .backingOff(failure.description)
+                onEvent(.retrying(address, reason: failure.description, transient: failure.isTransient, after: delay))
+                try? await Task.sleep(for: delay)
+            }
+        }
+    }
+
+    // MARK: Steps
+
+    /// Returns once bluetoothd runs and the adapter is present and powered.
+    private func waitForAdapter() async throws {
+        let name = adapterName
+        while true {
+            try Task.checkCancellation()
+            let readiness = await radio.readiness(of: name)
+            switch readiness {
+            case .ready:
+                return
+            case .noDaemon:
+                state = .waiting("bluetoothd is not running")
+            case .absent:
+                state = .waiting("adapter \(name) is not present")
+            case .poweredOff where policy.powerOnAdapter:
+                state = .waiting("adapter \(name) is off; powering it on")
+                try await radio.powerOn(name)
+            case .poweredOff:
+                state = .waiting("adapter \(name) is powered off")
+            }
+            await radio.readinessChange(of: name, from: readiness, timeout: .seconds(30))
+        }
+    }
+
+    /// The strap's link, discovering the strap if the stack does not know it.
+    private func findStrap() async throws -> any StrapLink {
+        if let link = await radio.knownLink(to: address, on: adapterName) { return link }
+        state = .discovering
+        return try await radio.discover(address, on: adapterName, timeout: policy.discoveryTimeout)
+    }
+
+    private func connect(_ link: any StrapLink) async throws {
+        state = .connecting
+        try await slots.withSlot(on: adapterName) { try await link.connect() }
+        state = .resolvingServices
+        guard await link.servicesResolved(within: policy.servicesTimeout) else {
+            await link.disconnect()
+            throw SupervisorFailure("\(address) connected but its services were not resolved in time", transient: true)
+        }
+    }
+
+    /// Subscribes to 0x2A37 and turns frames into samples until the subscription ends; returns
+    /// how long it lasted. A strap silent for longer than the stall timeout is disconnected, to
+    /// force a fresh link.
+    private func receive(from link: any StrapLink) async throws -> Duration {
+        guard let notifications = try await link.heartRateNotifications(within: policy.servicesTimeout) else {
+            await link.disconnect()
+            throw SupervisorFailure("\(address) has no Heart Rate Measurement characteristic (0x2A37): is it a heart-rate strap?", transient: false)
+        }
+        state = .subscribed
+        let subscribedAt = ContinuousClock.now
+        lastFrameAt = subscribedAt
+        let watchdog = Task { [weak self, policy] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: policy.stallTimeout / 4)
+                guard let self, await self.hasStalled(policy.stallTimeout) else { continue }
+                notifications.stop()
+                return true
+            }
+            return false
+        }
+        for await frame in notifications.frames {
+            await handle(frame)
+        }
+        watchdog.cancel()
+        if await watchdog.value {
+            onEvent(.stalled(address))
+            await link.disconnect()
+        }
+        return subscribedAt.duration(to: .now)
+    }
+
+    private func hasStalled(_ timeout: Duration) -> Bool {
+        lastFrameAt.duration(to: .now) > timeout
+    }
+
+    private func handle(_ frame: [UInt8]) async {
+        let captured = clock.now()
+        lastFrameAt = .now
+        do {
+            let decoded = try HeartRateMeasurement.decode(frame)
+            samples += 1
+            lastMeasurement = (decoded.value, .now)
+            await onSample(HeartRateSample(
+                id: UUID(), sensor: address, patientID: patientID, measurement: decoded.value, captured: captured))
+        } catch {
+            malformedFrames += 1
+            onEvent(.malformedFrame(address, bytes: frame, error: error, count: malformedFrames))
+        }
+    }
+}
