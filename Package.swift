@@ -130,6 +130,7 @@ let package = Package(
             dependencies: ["BlueZ", "DBus", "GATTHeartRate", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .target(name: "GatewayTestSupport", dependencies: ["GATTHeartRate"], path: "Tests/GatewayTestSupport"),
+        .target(name: "GatewayDaemonTestSupport", dependencies: ["GatewayDaemon", "GATTHeartRate"], path: "Tests/GatewayDaemonTestSupport"),
         .testTarget(
             name: "GATTHeartRateTests",
             dependencies: [
@@ -155,7 +156,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EdgeGatewayTests",
-            dependencies: ["EdgeGateway", "EdgeGatewayLab", "GatewayDaemon", "GatewayCommandLine", "GATTHeartRate", "BlueZ", "DBus", "BlueZSimulator", "OfflineQueue", "Uplink", "JHESimulator", "GatewayTestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+            dependencies: ["EdgeGateway", "EdgeGatewayLab", "GatewayDaemon", "GatewayCommandLine", "GATTHeartRate", "BlueZ", "DBus", "BlueZSimulator", "OfflineQueue", "Uplink", "JHESimulator", "GatewayTestSupport", "GatewayDaemonTestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
             exclude: ["Fixtures"]
         ),
     ]

@@ -49,9 +49,26 @@ public enum SensorEvent: Sendable {
 
 /// What a strap says about itself, read once per connection.
 public struct DeviceDetails: Sendable, Equatable {
+    /// The strap's alias or advertised name.
     public var name: String?
+    /// Where the strap sits (0x2A38).
     public var bodySensorLocation: BodySensorLocation?
+    /// The battery level (Battery1 or 0x2A19).
     public var batteryPercent: Int?
+    /// Manufacturer Name String (0x2A29).
     public var manufacturer: String?
+    /// Model Number String (0x2A24).
     public var model: String?
+
+    /// Details from their parts; what a strap does not offer stays nil.
+    public init(
+        name: String? = nil, bodySensorLocation: BodySensorLocation? = nil, batteryPercent: Int? = nil,
+        manufacturer: String? = nil, model: String? = nil
+    ) {
+        self.name = name
+        self.bodySensorLocation = bodySensorLocation
+        self.batteryPercent = batteryPercent
+        self.manufacturer = manufacturer
+        self.model = model
+    }
 }

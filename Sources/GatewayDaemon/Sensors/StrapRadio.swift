@@ -49,7 +49,13 @@ public protocol StrapLink: Sendable {
 /// A running subscription: its frames end when the link drops or `stop` is called.
 public struct StrapNotifications: Sendable {
     /// The raw 0x2A37 values, in arrival order.
-    let frames: AsyncStream<[UInt8]>
+    public let frames: AsyncStream<[UInt8]>
     /// Ends the subscription (the stall check's way out).
-    let stop: @Sendable () -> Void
+    public let stop: @Sendable () -> Void
+
+    /// A subscription delivering `frames`, ended by `stop`.
+    public init(frames: AsyncStream<[UInt8]>, stop: @escaping @Sendable () -> Void) {
+        self.frames = frames
+        self.stop = stop
+    }
 }

@@ -3,11 +3,14 @@ import BlueZ
 /// Why a supervisor cycle stopped short: what to tell the operator and whether the cause is
 /// expected to clear by itself. Either way the supervisor tries again later; only the report
 /// differs.
-struct SupervisorFailure: Error, Sendable, CustomStringConvertible {
-    let description: String
-    let isTransient: Bool
+public struct SupervisorFailure: Error, Sendable, CustomStringConvertible {
+    /// The sentence for the operator (status, logs).
+    public let description: String
+    /// Whether the cause is expected to clear by itself (a busy controller, a strap out of range).
+    public let isTransient: Bool
 
-    init(_ description: String, transient: Bool) {
+    /// A failure a `StrapRadio` reports, judged transient or not.
+    public init(_ description: String, transient: Bool) {
         self.description = description
         isTransient = transient
     }

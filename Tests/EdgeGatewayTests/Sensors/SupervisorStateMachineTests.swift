@@ -2,6 +2,7 @@
 @testable import GatewayDaemon
 import Foundation
 import GATTHeartRate
+import GatewayDaemonTestSupport
 import GatewayTestSupport
 import Synchronization
 import Testing

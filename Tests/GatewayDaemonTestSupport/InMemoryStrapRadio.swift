@@ -1,6 +1,5 @@
-@testable import GatewayCommandLine
-@testable import GatewayDaemon
 import GATTHeartRate
+import GatewayDaemon
 
 /// A `StrapRadio` held in memory, which a test drives directly: adapters change readiness,
 /// straps are known or only discoverable, connects fail as scripted or take their time, links
@@ -8,49 +7,52 @@ import GATTHeartRate
 /// stops being ready ends every link on it; a stopped subscription ends its frames.
 ///
 /// All straps sit on adapter `hci0`.
-actor InMemoryStrapRadio: StrapRadio {
+public actor InMemoryStrapRadio: StrapRadio {
     /// How one strap behaves.
-    struct Strap {
+    public struct Strap: Sendable {
         /// bluetoothd knows it (it was paired or seen), so no discovery is needed.
-        var known = true
+        public var known = true
         /// Discovery finds it.
-        var discoverable = true
+        public var discoverable = true
         /// Failures for the next connect attempts, one each, in order.
-        var connectFailures: [SupervisorFailure] = []
+        public var connectFailures: [SupervisorFailure] = []
         /// How long a connect takes.
-        var connectTime: Duration = .zero
+        public var connectTime: Duration = .zero
         /// It has a Heart Rate Measurement characteristic.
-        var hasHeartRate = true
+        public var hasHeartRate = true
         /// What it says about itself.
-        var details = DeviceDetails(name: "Polar H10", batteryPercent: 80)
+        public var details = DeviceDetails(name: "Polar H10", batteryPercent: 80)
         fileprivate var subscription: AsyncStream<[UInt8]>.Continuation?
     }
 
     private var adapters: [String: AdapterReadiness] = ["hci0": .ready]
+
+    /// A radio with adapter `hci0` ready and no straps.
+    public init() {}
     private var straps: [BluetoothAddress: Strap] = [:]
     private var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
     private var nextWaiter = 0
     private var connectsInFlight = 0
     /// The most connect attempts ever in flight at once.
-    private(set) var peakConnects = 0
+    public private(set) var peakConnects = 0
     /// Connect attempts, per strap.
-    private(set) var connectAttempts: [BluetoothAddress: Int] = [:]
+    public private(set) var connectAttempts: [BluetoothAddress: Int] = [:]
     /// Subscriptions started, per strap.
-    private(set) var subscriptions: [BluetoothAddress: Int] = [:]
+    public private(set) var subscriptions: [BluetoothAddress: Int] = [:]
     /// Disconnects asked for, per strap.
-    private(set) var disconnects: [BluetoothAddress: Int] = [:]
+    public private(set) var disconnects: [BluetoothAddress: Int] = [:]
     /// Times a supervisor powered an adapter on.
-    private(set) var powerOns = 0
+    public private(set) var powerOns = 0
 
     /// Adds (or changes) a strap.
-    func add(_ address: BluetoothAddress, _ configure: (inout Strap) -> Void = { _ in }) {
+    public func add(_ address: BluetoothAddress, _ configure: (inout Strap) -> Void = { _ in }) {
         var strap = straps[address] ?? Strap()
         configure(&strap)
         straps[address] = strap
     }
 
     /// Changes an adapter's readiness; anything but `.ready` drops every link.
-    func set(_ adapter: String, _ readiness: AdapterReadiness) {
+    public func set(_ adapter: String, _ readiness: AdapterReadiness) {
         adapters[adapter] = readiness
         if readiness != .ready {
             for address in straps.keys { dropLink(address) }
@@ -61,30 +63,30 @@ actor InMemoryStrapRadio: StrapRadio {
 
     /// Delivers a frame to the strap's subscription; false when it has none.
     @discardableResult
-    func send(_ frame: [UInt8], from address: BluetoothAddress) -> Bool {
+    public func send(_ frame: [UInt8], from address: BluetoothAddress) -> Bool {
         guard let subscription = straps[address]?.subscription else { return false }
         subscription.yield(frame)
         return true
     }
 
     /// Whether the strap has a live subscription.
-    func isSubscribed(_ address: BluetoothAddress) -> Bool {
+    public func isSubscribed(_ address: BluetoothAddress) -> Bool {
         straps[address]?.subscription != nil
     }
 
     /// The link drops (out of range, strap off): its subscription ends.
-    func dropLink(_ address: BluetoothAddress) {
+    public func dropLink(_ address: BluetoothAddress) {
         straps[address]?.subscription?.finish()
         straps[address]?.subscription = nil
     }
 
     // MARK: StrapRadio
 
-    func readiness(of adapter: String) -> AdapterReadiness {
+    public func readiness(of adapter: String) -> AdapterReadiness {
         adapters[adapter] ?? .absent
     }
 
-    func readinessChange(of adapter: String, from current: AdapterReadiness, timeout: Duration) async {
+    public func readinessChange(of adapter: String, from current: AdapterReadiness, timeout: Duration) async {
         guard readiness(of: adapter) == current else { return }
         let id = nextWaiter
         nextWaiter += 1
@@ -96,17 +98,17 @@ actor InMemoryStrapRadio: StrapRadio {
         timer.cancel()
     }
 
-    func powerOn(_ adapter: String) {
+    public func powerOn(_ adapter: String) {
         powerOns += 1
         if adapters[adapter] == .poweredOff { set(adapter, .ready) }
     }
 
-    func knownLink(to strap: BluetoothAddress, on adapter: String) -> (any StrapLink)? {
+    public func knownLink(to strap: BluetoothAddress, on adapter: String) -> (any StrapLink)? {
         guard readiness(of: adapter) == .ready, straps[strap]?.known == true else { return nil }
         return Link(radio: self, address: strap)
     }
 
-    func discover(_ strap: BluetoothAddress, on adapter: String, timeout: Duration) throws -> any StrapLink {
+    public func discover(_ strap: BluetoothAddress, on adapter: String, timeout: Duration) throws -> any StrapLink {
         guard straps[strap]?.discoverable == true else {
             throw SupervisorFailure("\(strap) was not found by discovery: is the strap worn, charged and in range?", transient: true)
         }
