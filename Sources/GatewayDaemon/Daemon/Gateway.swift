@@ -36,7 +36,7 @@ public struct Gateway {
             store: CredentialsFileStore(directory: stateDirectory), transport: transport, timeout: uplink.timeout,
             serverSettings: uplink.serverSettings)
         let delivery = DeliveryConfiguration(
-            batchSize: uplink.batchSize, requestTimeout: uplink.timeout, backoff: BackoffPolicy(maxAttempts: 1),
+            batchSize: uplink.batchSize, requestTimeout: uplink.timeout,
             encoding: EncodingOptions(
                 resolution: try UploadResolution(parsing: uplink.resolution), includeRRIntervals: uplink.rrIntervals,
                 dropNoContact: uplink.dropNoContact))
@@ -136,7 +136,7 @@ public struct Gateway {
 
     private var reconnectPolicy: ReconnectPolicy {
         var policy = ReconnectPolicy()
-        policy.maximumDelay = configuration.bluetooth.reconnectMaxBackoff
+        policy.backoff.maximum = configuration.bluetooth.reconnectMaxBackoff
         policy.stallTimeout = configuration.bluetooth.stallTimeout
         return policy
     }

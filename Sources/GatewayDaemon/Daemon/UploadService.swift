@@ -27,9 +27,9 @@ struct UploadService: Service {
     var batchSize = 100
     /// The pause when there is nothing to upload.
     var idleInterval: Duration = .seconds(10)
-    /// The first pause after a failed round; it doubles up to `maximumRetryInterval`.
-    var retryInterval: Duration = .seconds(5)
-    var maximumRetryInterval: Duration = .seconds(300)
+    /// The pause after each failed attempt of a round: from 5 s, doubling, up to 5 minutes,
+    /// jittered (the daemon's one `Backoff`); never shorter than the server's `Retry-After`.
+    var backoff = Backoff(initial: .seconds(5), maximum: .seconds(300))
     /// How often the server is probed while it cannot be reached.
     var probeInterval: Duration = .seconds(5)
     /// Called after every round that had samples (the upload history).
@@ -62,7 +62,8 @@ struct UploadService: Service {
                 try await queue.reject([record.id], reason: "\(error.code): \(error.message)")
             }
         }
-        var pause = retryInterval
+        var random = SystemRandomNumberGenerator()
+        var failures = 0
         var retriedEarly = false
         while !pending.isEmpty {
             let delivery: Delivery
@@ -70,17 +71,17 @@ struct UploadService: Service {
             let waitingForEnrolment = await refreshTokenStatus()
             guard !pending.isEmpty, !Task.isCancelledOrShuttingDown else { break }
             if waitingForEnrolment {
-                await ServicePause.sleep(for: retryInterval)
+                await ServicePause.sleep(for: backoff.initial)
                 continue
             }
-            let wait = max(pause, delivery.retryAfter ?? .zero)
+            let wait = max(backoff.delay(attempt: failures, using: &random), delivery.retryAfter ?? .zero)
+            failures += 1
             if delivery.serverUnreachable {
                 retriedEarly = await waitForServer(upTo: wait, trustFirstProbe: !retriedEarly)
             } else {
                 retriedEarly = false
                 await ServicePause.sleep(for: wait)
             }
-            pause = min(pause * 2, maximumRetryInterval)
         }
         return true
     }
@@ -155,7 +156,7 @@ struct UploadService: Service {
 
     /// Publishes the token state; true while uploads wait for `edge-gateway enroll` (not
     /// enrolled, or the grant is lost). Those waits do not grow: the credentials file is read
-    /// again every `retryInterval`, so uploads resume within seconds of an enrolment.
+    /// again every `backoff.initial`, so uploads resume within seconds of an enrolment.
     private func refreshTokenStatus() async -> Bool {
         let credentials = try? await tokens.current()
         let refreshes = await tokens.renewalCount

@@ -1,12 +1,8 @@
-/// How long a supervisor waits before trying again: exponential backoff with jitter, capped.
-///
-/// Jitter spreads the reconnections of many straps after a shared outage (an adapter reset, a
-/// bluetoothd restart) so they do not all hit the adapter at once.
+/// A supervisor's timings: how long it waits before trying again (the daemon's one `Backoff`)
+/// and how long each step of a connection may take.
 public struct ReconnectPolicy: Sendable {
-    /// The first delay.
-    var initialDelay: Duration = .milliseconds(500)
-    /// The cap (`[bluetooth] reconnect_max_backoff_s`).
-    var maximumDelay: Duration = .seconds(60)
+    /// The wait between failed cycles: from 0.5 s up to `[bluetooth] reconnect_max_backoff_s`.
+    var backoff = Backoff(initial: .milliseconds(500), maximum: .seconds(60))
     /// How long a connected strap may stay silent before the link is dropped and rebuilt
     /// (`[bluetooth] stall_timeout_s`).
     var stallTimeout: Duration = .seconds(15)
@@ -19,14 +15,6 @@ public struct ReconnectPolicy: Sendable {
     /// A subscription that ends sooner than this counts as a failure: a strap that connects
     /// and drops again at once backs off instead of hammering the adapter.
     var stableSubscription: Duration = .seconds(10)
-
-    /// The delay before attempt `attempt` (0-based): half of the capped exponential step, plus
-    /// a random part up to the other half ("equal jitter"), so it never collapses to zero.
-    func delay(attempt: Int, using random: inout some RandomNumberGenerator) -> Duration {
-        let step = min(maximumDelay.seconds, initialDelay.seconds * Double(1 << min(attempt, 30)))
-        let seconds = step / 2 + Double.random(in: 0...(step / 2), using: &random)
-        return .nanoseconds(Int64(seconds * 1e9))
-    }
 }
 
 extension ReconnectPolicy {

@@ -80,7 +80,7 @@ public actor SensorSupervisor {
             } catch {
                 guard !Task.isCancelled else { return }
                 let failure = error as? SupervisorFailure ?? SupervisorFailure(String(describing: error), transient: true)
-                let delay = policy.delay(attempt: attempt, using: &random)
+                let delay = policy.backoff.delay(attempt: attempt, using: &random)
                 attempt += 1
                 state = .backingOff(failure.description)
                 onEvent(.retrying(address, reason: failure.description, transient: failure.isTransient, after: delay))

@@ -36,7 +36,7 @@ enum BatchReply {
             return .wholeRequestFailed(reason: "HTTP \(reply.status) for the whole batch: \(snippet(reply.body))")
         case 408, 429, 501...599:
             return .transient(
-                reason: "HTTP \(reply.status) from the server", retryAfter: BackoffPolicy.retryAfter(reply.header("Retry-After")),
+                reason: "HTTP \(reply.status) from the server", retryAfter: RetryAfter.parse(reply.header("Retry-After")),
                 unreachable: (502...504).contains(reply.status))
         default:
             return .settleLater(reason: "HTTP \(reply.status) from the FHIR endpoint: check the base URL and FHIR path (\(snippet(reply.body)))")

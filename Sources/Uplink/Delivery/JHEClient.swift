@@ -9,12 +9,12 @@ import Foundation
 ///
 /// Batches of `batchSize` entries go to `POST /FHIR/R5/`; replies are read per entry (201 →
 /// delivered, 409 → duplicate, 400/422 → rejected, 403 → held). A 401 renews the token once
-/// (single flight, through `TokenManager`) and retries; a whole-request 400/500 is retried once,
-/// then the batch is split in halves until the poison entry stands alone; 429, other 5xx,
-/// timeouts and connection errors are retried with full-jitter backoff honouring `Retry-After`,
-/// up to `BackoffPolicy.maxAttempts` times within one call. The daemon sets that to one and
-/// keeps the only retry loop in its uploader, so the first failure of an outage is seen (and
-/// logged) at once; `Delivery` tells that loop how long to wait and whether to probe.
+/// (single flight, through `TokenManager`) and re-posts; a whole-request 400/500 is confirmed
+/// by one re-post after `poisonConfirmationPause`, then the batch is split in halves until the
+/// poison entry stands alone. That is all it repeats: 429, other 5xx, timeouts and connection
+/// errors end the call at once with `retryLater`, and `Delivery` tells the caller's retry loop
+/// (the daemon's uploader, the only one) how long the server asked it to wait and whether the
+/// server was reachable at all, so the first failure of an outage is seen and logged at once.
 public final class JHEClient: Sendable {
     private let tokens: TokenManager
     private let transport: any HTTPTransport
@@ -99,10 +99,9 @@ public final class JHEClient: Sendable {
         return reply.status < 500
     }
 
-    /// Posts one batch until it is settled or the attempts run out.
+    /// Posts one batch: settled, or left for the caller to retry.
     private func post(_ items: [EncodedUpload.Item], encoder: UploadEncoder, hints: inout Delivery) async -> [Outcome] {
-        var random = SystemRandomNumberGenerator()
-        var attempt = 0
+        var confirmed = false
         var renewedAfter401 = false
         while true {
             switch await attemptOnce(items, encoder: encoder) {
@@ -121,17 +120,13 @@ public final class JHEClient: Sendable {
                     return items.map { _ in .retryLater(reason: error.description) }
                 }
             case .transient(let reason, let retryAfter, let unreachable):
-                attempt += 1
                 hints.serverUnreachable = hints.serverUnreachable || unreachable
                 if let retryAfter { hints.retryAfter = max(hints.retryAfter ?? .zero, retryAfter) }
-                guard attempt < configuration.backoff.maxAttempts else {
-                    return items.map { _ in .retryLater(reason: "\(reason) (after \(attempt) attempts)") }
-                }
-                await sleep(configuration.backoff.delay(afterAttempt: attempt - 1, retryAfter: retryAfter, using: &random))
+                return items.map { _ in .retryLater(reason: reason) }
             case .wholeRequestFailed(let reason):
-                attempt += 1
-                if attempt < 2 {
-                    await sleep(configuration.backoff.delay(afterAttempt: 0, retryAfter: nil, using: &random))
+                if !confirmed {
+                    confirmed = true
+                    await sleep(configuration.poisonConfirmationPause)
                 } else if items.count == 1 {
                     return [.rejected(reason: "this entry alone fails the whole request: \(reason)")]
                 } else {

@@ -28,7 +28,7 @@ struct SupervisorFixture: Sendable {
     let discovery = DiscoverySessions()
 
     static let fastPolicy = ReconnectPolicy(
-        initialDelay: .milliseconds(50), maximumDelay: .milliseconds(500), stallTimeout: .seconds(1),
+        backoff: Backoff(initial: .milliseconds(50), maximum: .milliseconds(500)), stallTimeout: .seconds(1),
         servicesTimeout: .seconds(20), discoveryTimeout: .seconds(20), stableSubscription: .zero)
 
     static func start(straps: Int = 1, knownAtStart: Bool = false, parallelConnects: Int = 3) async throws -> SupervisorFixture {

@@ -16,7 +16,7 @@ struct SupervisorStateMachineTests {
     static let frame: [UInt8] = [0x16, 72, 0x00, 0x03]
 
     static let policy = ReconnectPolicy(
-        initialDelay: .milliseconds(40), maximumDelay: .milliseconds(400), stallTimeout: .seconds(30),
+        backoff: Backoff(initial: .milliseconds(40), maximum: .milliseconds(400)), stallTimeout: .seconds(30),
         servicesTimeout: .seconds(5), discoveryTimeout: .seconds(5), stableSubscription: .zero)
 
     /// What a supervisor reported, in the order it reported it.
@@ -231,8 +231,7 @@ struct SupervisorStateMachineTests {
         let radio = InMemoryStrapRadio()
         await radio.add(Self.strap) { $0.connectFailures = [SupervisorFailure("Connect failed: InProgress", transient: true)] }
         var policy = Self.policy
-        policy.initialDelay = .seconds(3600)
-        policy.maximumDelay = .seconds(3600)
+        policy.backoff = Backoff(initial: .seconds(3600), maximum: .seconds(3600))
         let recorder = Recorder()
         let (backingOff, task) = Self.supervise(radio: radio, policy: policy, recorder: recorder)
         try await waitUntil { recorder.retries.count == 1 }

@@ -22,7 +22,7 @@ struct ReplyTableTests {
         JHEClient(
             tokens: harness.tokenManager(),
             transport: BundleRewritingTransport(base: harness.transport, rewrite: rewrite),
-            configuration: DeliveryConfiguration(backoff: BackoffPolicy(base: .milliseconds(10), cap: .milliseconds(50), maxAttempts: 3)))
+            configuration: DeliveryConfiguration(poisonConfirmationPause: .milliseconds(10)))
     }
 
     @Test("entry 422 (schema failure) → rejected with the server's diagnostics; the others are stored")
@@ -114,28 +114,36 @@ struct ReplyTableTests {
         }
     }
 
-    @Test("429 and 503 with Retry-After → waits at least that long, then delivers")
-    func retryAfterHonoured() async throws {
+    @Test("429 and 503 with Retry-After → one attempt each, retryLater carrying the server's wait; the next call delivers")
+    func retryAfterReported() async throws {
         try await SimulatorHarness.with { harness in
             try await harness.enroll()
             let client = harness.client(tokens: harness.tokenManager())
-            await harness.simulator.failNext(1, status: 429, retryAfter: 1)
-            await harness.simulator.failNext(1, status: 503, retryAfter: 1)
+            await harness.simulator.failNext(1, status: 429, retryAfter: 7)
+            await harness.simulator.failNext(1, status: 503, retryAfter: 3)
+            let batch = samples(5, seed: 8)
             let started = ContinuousClock.now
-            #expect(await client.deliver(samples(5, seed: 8)) == Array(repeating: .delivered, count: 5))
-            #expect(ContinuousClock.now - started >= .seconds(2))
+            for (status, wait) in [(429, 7), (503, 3)] {
+                let delivery = await client.delivery(of: batch)
+                #expect(delivery.outcomes.allSatisfy { if case .retryLater(let reason) = $0 { reason.contains("\(status)") } else { false } })
+                #expect(delivery.retryAfter == .seconds(wait))
+                #expect(delivery.serverUnreachable == (status == 503), "a 429 comes from JHE; a 503 may be a proxy's, so the uploader probes")
+            }
+            #expect(ContinuousClock.now - started < .seconds(3), "the client does not wait itself: the uploader does")
+            #expect(await client.deliver(batch) == Array(repeating: .delivered, count: 5))
         }
     }
 
-    @Test("5xx beyond the attempt budget → retryLater, nothing lost; the next call delivers")
-    func persistent5xx() async throws {
+    @Test("a 502 → retryLater after one attempt, nothing lost, reported as the server unreachable; the next call delivers")
+    func gatewayErrorIsOneAttempt() async throws {
         try await SimulatorHarness.with { harness in
             try await harness.enroll()
-            let client = harness.client(tokens: harness.tokenManager(), maxAttempts: 3)
-            await harness.simulator.failNext(3, status: 502)
+            let client = harness.client(tokens: harness.tokenManager())
+            await harness.simulator.failNext(1, status: 502)
             let batch = samples(150, seed: 9)
-            let outcomes = await client.deliver(batch)
-            #expect(outcomes.allSatisfy { if case .retryLater(let reason) = $0 { reason.contains("502") } else { false } })
+            let delivery = await client.delivery(of: batch)
+            #expect(delivery.outcomes.allSatisfy { if case .retryLater(let reason) = $0 { reason.contains("502") } else { false } })
+            #expect(delivery.serverUnreachable)
             #expect(await harness.simulator.counters.batchRequests == 0)
             #expect(await client.deliver(batch) == Array(repeating: .delivered, count: 150))
         }
@@ -145,7 +153,7 @@ struct ReplyTableTests {
     func timeoutThenDuplicates() async throws {
         try await SimulatorHarness.with { harness in
             try await harness.enroll()
-            let client = harness.client(tokens: harness.tokenManager(), maxAttempts: 1, timeout: .milliseconds(300))
+            let client = harness.client(tokens: harness.tokenManager(), timeout: .milliseconds(300))
             await harness.simulator.delayReplies(by: .seconds(1))
             let batch = samples(10, seed: 10)
             let outcomes = await client.deliver(batch)
@@ -158,14 +166,15 @@ struct ReplyTableTests {
         }
     }
 
-    @Test("a connection dropped mid-reply → retried; what the server stored is answered 409 → duplicate")
+    @Test("a connection dropped mid-reply → retryLater; the next call's re-post is answered 409 → duplicate")
     func droppedConnection() async throws {
         try await SimulatorHarness.with { harness in
             try await harness.enroll()
             let client = harness.client(tokens: harness.tokenManager())
             await harness.simulator.dropConnections(next: 1)
-            let outcomes = await client.deliver(samples(12, seed: 11))
-            #expect(outcomes == Array(repeating: .duplicate, count: 12))
+            let batch = samples(12, seed: 11)
+            #expect(await client.deliver(batch).allSatisfy { if case .retryLater = $0 { true } else { false } })
+            #expect(await client.deliver(batch) == Array(repeating: .duplicate, count: 12))
             #expect(await harness.simulator.storedCount() == 12)
         }
     }

@@ -62,11 +62,10 @@ final class SimulatorHarness: Sendable {
         TokenManager(store: store ?? self.store, transport: transport, now: now)
     }
 
-    /// A client with quick backoff so retry tests stay short.
-    func client(tokens: TokenManager, batchSize: Int = 100, maxAttempts: Int = 4, timeout: Duration = .seconds(30)) -> JHEClient {
+    /// A client with a short poison-confirmation pause, so bisection tests stay short.
+    func client(tokens: TokenManager, batchSize: Int = 100, timeout: Duration = .seconds(30)) -> JHEClient {
         JHEClient(tokens: tokens, transport: transport, configuration: DeliveryConfiguration(
-            batchSize: batchSize, requestTimeout: timeout,
-            backoff: BackoffPolicy(base: .milliseconds(20), cap: .milliseconds(200), maxAttempts: maxAttempts)))
+            batchSize: batchSize, requestTimeout: timeout, poisonConfirmationPause: .milliseconds(20)))
     }
 }
 
