@@ -50,6 +50,16 @@ struct SupervisorStateMachineTests {
         return (supervisor, Task { await supervisor.run() })
     }
 
+    /// Supervises `strap` over `radio` until `condition` holds, then stops the supervisor.
+    static func supervise(
+        radio: InMemoryStrapRadio, policy: ReconnectPolicy = policy, recorder: Recorder, until condition: () async throws -> Bool
+    ) async throws {
+        let (_, task) = supervise(radio: radio, policy: policy, recorder: recorder)
+        try await waitUntil(condition)
+        task.cancel()
+        await task.value
+    }
+
     static func subscriptions(_ radio: InMemoryStrapRadio, _ address: BluetoothAddress = strap) async -> Int {
         await radio.subscriptions[address, default: 0]
     }
@@ -78,10 +88,7 @@ struct SupervisorStateMachineTests {
             $0.connectFailures = Array(repeating: SupervisorFailure("Connect failed: le-connection-abort-by-local", transient: true), count: 4)
         }
         let recorder = Recorder()
-        let (_, task) = Self.supervise(radio: radio, recorder: recorder)
-        try await waitUntil { await Self.subscriptions(radio) == 1 }
-        task.cancel()
-        await task.value
+        try await Self.supervise(radio: radio, recorder: recorder) { await Self.subscriptions(radio) == 1 }
         let retries = recorder.retries
         #expect(retries.count == 4)
         #expect(retries.allSatisfy { $0.transient && $0.reason.contains("le-connection-abort-by-local") })
@@ -97,10 +104,7 @@ struct SupervisorStateMachineTests {
         let radio = InMemoryStrapRadio()
         await radio.add(Self.strap) { $0.hasHeartRate = false }
         let recorder = Recorder()
-        let (_, task) = Self.supervise(radio: radio, recorder: recorder)
-        try await waitUntil { recorder.retries.count >= 2 }
-        task.cancel()
-        await task.value
+        try await Self.supervise(radio: radio, recorder: recorder) { recorder.retries.count >= 2 }
         #expect(recorder.retries.allSatisfy { !$0.transient && $0.reason.contains("no Heart Rate Measurement characteristic (0x2A37)") })
         #expect(await radio.disconnects[Self.strap, default: 0] >= 2)
     }
@@ -112,10 +116,7 @@ struct SupervisorStateMachineTests {
         var policy = Self.policy
         policy.stallTimeout = .milliseconds(300)
         let recorder = Recorder()
-        let (_, task) = Self.supervise(radio: radio, policy: policy, recorder: recorder)
-        try await waitUntil { await Self.subscriptions(radio) >= 2 }
-        task.cancel()
-        await task.value
+        try await Self.supervise(radio: radio, policy: policy, recorder: recorder) { await Self.subscriptions(radio) >= 2 }
         #expect(recorder.events.contains { if case .stalled(let address) = $0 { address == Self.strap } else { false } })
         #expect(await radio.disconnects[Self.strap, default: 0] >= 1)
     }
@@ -181,10 +182,7 @@ struct SupervisorStateMachineTests {
         var policy = Self.policy
         policy.powerOnAdapter = true
         let recorder = Recorder()
-        let (_, task) = Self.supervise(radio: radio, policy: policy, recorder: recorder)
-        try await waitUntil { await Self.subscriptions(radio) == 1 }
-        task.cancel()
-        await task.value
+        try await Self.supervise(radio: radio, policy: policy, recorder: recorder) { await Self.subscriptions(radio) == 1 }
         #expect(await radio.powerOns == 1)
         #expect(recorder.states.first == "waiting: adapter hci0 is off; powering it on")
     }
