@@ -155,6 +155,16 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "GatewayDaemonTests",
+            dependencies: [
+                "GatewayDaemon", "GatewayDaemonTestSupport", "GatewayTestSupport", "GATTHeartRate", "BlueZ", "DBus",
+                "BlueZSimulator", "OfflineQueue", "Uplink", "JHESimulator",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(
             name: "EdgeGatewayTests",
             dependencies: ["EdgeGateway", "EdgeGatewayLab", "GatewayDaemon", "GatewayCommandLine", "GATTHeartRate", "BlueZ", "DBus", "BlueZSimulator", "OfflineQueue", "Uplink", "JHESimulator", "GatewayTestSupport", "GatewayDaemonTestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
             exclude: ["Fixtures"]

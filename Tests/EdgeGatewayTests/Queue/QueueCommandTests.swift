@@ -1,6 +1,7 @@
 import Foundation
 import GATTHeartRate
 import GatewayTestSupport
+import Logging
 import OfflineQueue
 import Testing
 @testable import GatewayCommandLine
@@ -74,7 +75,7 @@ struct QueueCommandTests {
             monotonicNanoseconds: system.monotonicNanoseconds - 60_000_000_000, bootID: system.bootID)
         var earlierBoot = Self.sample(3)
         earlierBoot.captured.wallClockSynchronized = false
-        let held = try OfflineQueue(path: directory.file(HeldSamples.fileName), configuration: ClockRepairTests.heldSettings)
+        let held = try OfflineQueue(path: directory.file(HeldSamples.fileName), configuration: Gateway.queueSettings(GatewayConfiguration.Queue(), logger: Logger(label: "test"), evictByAge: false))
         _ = try await held.append(contentsOf: [ours, earlierBoot].map(SampleRecord.record(for:)))
 
         let stats = try await GatewayProcess.run(["queue", "stats", "--json", "--state-dir", directory.path])

@@ -1,6 +1,5 @@
 import BlueZ
 import BlueZSimulator
-@testable import GatewayCommandLine
 @testable import GatewayDaemon
 import GATTHeartRate
 import GatewayTestSupport

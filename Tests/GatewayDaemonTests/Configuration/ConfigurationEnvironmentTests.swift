@@ -1,5 +1,4 @@
 import Testing
-@testable import GatewayCommandLine
 @testable import GatewayDaemon
 
 /// `EDGE_GATEWAY_<SECTION>_<KEY>` over the file, checked like the file, with messages naming

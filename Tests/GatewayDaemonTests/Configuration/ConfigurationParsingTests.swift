@@ -1,7 +1,6 @@
 import Foundation
 import GatewayTestSupport
 import Testing
-@testable import GatewayCommandLine
 @testable import GatewayDaemon
 
 /// Every key of `gateway.toml` read from a file into the typed configuration.

@@ -1,7 +1,6 @@
 import Logging
 import Synchronization
 import Testing
-@testable import GatewayCommandLine
 @testable import GatewayDaemon
 
 extension Operations {

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-@testable import GatewayCommandLine
 @testable import GatewayDaemon
 
 /// `deploy/gateway.toml.example` is the configuration reference: these tests keep it and the

@@ -1,7 +1,6 @@
 import Foundation
 import GatewayTestSupport
 import Testing
-@testable import GatewayCommandLine
 @testable import GatewayDaemon
 
 /// Each kind of bad file gives one message naming the file, the key and what is allowed.

@@ -1,4 +1,3 @@
-@testable import GatewayCommandLine
 @testable import GatewayDaemon
 import Testing
 

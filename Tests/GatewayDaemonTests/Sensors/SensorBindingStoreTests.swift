@@ -2,7 +2,6 @@ import Foundation
 import GATTHeartRate
 import GatewayTestSupport
 import Testing
-@testable import GatewayCommandLine
 @testable import GatewayDaemon
 
 @Suite("Sensor binding store")

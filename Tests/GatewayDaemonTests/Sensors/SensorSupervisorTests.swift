@@ -1,7 +1,6 @@
 import BlueZ
 import DBus
 import BlueZSimulator
-@testable import GatewayCommandLine
 @testable import GatewayDaemon
 import GATTHeartRate
 import GatewayTestSupport
