@@ -42,14 +42,16 @@ public struct MovedAsideQueue: Sendable, Hashable {
 
     /// The database and the side files that were moved with it and still exist.
     var files: [String] {
-        let directory = (path as NSString).deletingLastPathComponent
-        let sides = ["-wal", "-shm"].map { directory + "/" + originalName + $0 + Self.marker + movedAt }
-        return [path] + sides.filter { FileManager.default.fileExists(atPath: $0) }
+        [path] + ["-wal", "-shm"].compactMap(sideFile)
     }
 
     /// The write-ahead log moved with it, if there is one.
-    var walPath: String? {
-        files.first { $0.hasSuffix(Self.marker + movedAt) && $0 != path && $0.contains("-wal" + Self.marker) }
+    var walPath: String? { sideFile("-wal") }
+
+    /// The side file (`-wal`, `-shm`) moved with the database, if it exists.
+    private func sideFile(_ suffix: String) -> String? {
+        let side = (path as NSString).deletingLastPathComponent + "/" + originalName + suffix + Self.marker + movedAt
+        return FileManager.default.fileExists(atPath: side) ? side : nil
     }
 
     /// Renames every file of the set with `.imported` appended.

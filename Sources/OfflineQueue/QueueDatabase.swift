@@ -61,13 +61,14 @@ enum QueueDatabase {
         guard let database = error as? DatabaseError else {
             return QueueError(.openFailed, "cannot open the queue \(path): \(error)")
         }
-        let names: [Int32: String] = [
-            ResultCode.SQLITE_CANTOPEN.rawValue: "SQLITE_CANTOPEN", ResultCode.SQLITE_PERM.rawValue: "SQLITE_PERM",
-            ResultCode.SQLITE_READONLY.rawValue: "SQLITE_READONLY", ResultCode.SQLITE_AUTH.rawValue: "SQLITE_AUTH",
-            ResultCode.SQLITE_IOERR.rawValue: "SQLITE_IOERR",
-        ]
-        guard let name = names[database.resultCode.rawValue] else {
-            return QueueError(.openFailed, "cannot open the queue \(path): \(error)")
+        let name: String
+        switch database.resultCode {
+        case .SQLITE_CANTOPEN: name = "SQLITE_CANTOPEN"
+        case .SQLITE_PERM: name = "SQLITE_PERM"
+        case .SQLITE_READONLY: name = "SQLITE_READONLY"
+        case .SQLITE_AUTH: name = "SQLITE_AUTH"
+        case .SQLITE_IOERR: name = "SQLITE_IOERR"
+        default: return QueueError(.openFailed, "cannot open the queue \(path): \(error)")
         }
         return QueueError(.inaccessible, "cannot open the queue \(path): \(database.message ?? "SQLite error") (\(name)); nothing was moved aside, the file is not damaged. Check that the file and its directory belong to the daemon's user and are writable (with the .deb: chown -R edge-gateway: /var/lib/edge-gateway), that the file system is mounted read-write, and the kernel log for disk errors")
     }
