@@ -130,7 +130,7 @@ let package = Package(
             dependencies: ["BlueZ", "DBus", "GATTHeartRate", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .target(name: "GatewayTestSupport", dependencies: ["GATTHeartRate"], path: "Tests/GatewayTestSupport"),
-        .target(name: "GatewayDaemonTestSupport", dependencies: ["GatewayDaemon", "GATTHeartRate"], path: "Tests/GatewayDaemonTestSupport"),
+        .target(name: "GatewayDaemonTestSupport", dependencies: ["GatewayDaemon", "GATTHeartRate", "Uplink"], path: "Tests/GatewayDaemonTestSupport"),
         .testTarget(
             name: "GATTHeartRateTests",
             dependencies: [

@@ -3,6 +3,7 @@ import BlueZSimulator
 @testable import GatewayDaemon
 import Foundation
 import GATTHeartRate
+import GatewayDaemonTestSupport
 import GatewayTestSupport
 import JHESimulator
 import Testing
@@ -49,7 +50,7 @@ struct DaemonEndToEndTests {
             let sensors = try fixture.statusReport()?.sensors ?? []
             return sensors.count == 2 && sensors.allSatisfy { $0.samplesDelivered > 0 }
         }
-        let metrics = try await Operations.MetricsServerTests.get("http://127.0.0.1:\(port)/metrics")
+        let metrics = try await LoopbackHTTP.get("http://127.0.0.1:\(port)/metrics")
         let text = String(decoding: metrics.body, as: UTF8.self)
         #expect(metrics.status == 200)
         #expect(text.contains("edge_gateway_samples_delivered_total{sensor=\"\(second)\"}"))

@@ -1,4 +1,5 @@
 import Foundation
+import GatewayDaemonTestSupport
 import GATTHeartRate
 import GatewayTestSupport
 import OfflineQueue
@@ -78,7 +79,7 @@ extension Operations {
         func liveDaemon() async throws {
             let state = try TemporaryDirectory()
             defer { state.remove() }
-            try StatusReportFile.write(OperationsFixtures.report(sensors: [OperationsFixtures.sensor("F0:1D:2E:3C:00:01", bpm: 64)]), directory: state.path)
+            try StatusReportFile.write(StatusReportFixtures.report(sensors: [StatusReportFixtures.sensor("F0:1D:2E:3C:00:01", bpm: 64)]), directory: state.path)
             try Self.enrol(state)
             try await Self.queueSamples(state, count: 3)
             let binding = SensorBinding(address: try #require(BluetoothAddress("F0:1D:2E:3C:00:02")), alias: "bed 2", patientID: "40001", addedAt: Date())
@@ -124,7 +125,7 @@ extension Operations {
             let state = try TemporaryDirectory()
             defer { state.remove() }
             try Self.enrol(state, reenrolment: "the server no longer accepts this gateway's grant (invalid_grant)")
-            try StatusReportFile.write(OperationsFixtures.report(writtenAgo: 60, refreshSeconds: 5, sensors: []), directory: state.path)
+            try StatusReportFile.write(StatusReportFixtures.report(writtenAgo: 60, refreshSeconds: 5, sensors: []), directory: state.path)
             let stale = try await Self.run(state)
             #expect(stale.outputLines.contains { $0.contains("daemon not running (last report") && $0.contains("older than 3 × 5 s") })
             #expect(stale.outputLines.contains { $0.contains("re-enrolment") && $0.contains("REQUIRED") })
@@ -135,7 +136,7 @@ extension Operations {
             child.executableURL = URL(fileURLWithPath: "/bin/true")
             try child.run()
             child.waitUntilExit()
-            try StatusReportFile.write(OperationsFixtures.report(pid: child.processIdentifier, sensors: []), directory: state.path)
+            try StatusReportFile.write(StatusReportFixtures.report(pid: child.processIdentifier, sensors: []), directory: state.path)
             let dead = try await Self.run(state, ["--json"])
             let daemon = try #require(try Self.json(dead)["daemon"] as? [String: Any])
             #expect(daemon["running"] as? Bool == false)
@@ -164,8 +165,8 @@ extension Operations {
             let empty = try await Self.run(state, ["--history"])
             #expect(empty.outputLines == ["no upload attempts recorded yet"])
             let history = UploadHistory(directory: state.path)
-            try history.record(UploadHistoryTests.attempt(1))
-            try history.record(UploadHistoryTests.attempt(2, error: "HTTP 503 from 127.0.0.1:9"))
+            try history.record(StatusReportFixtures.attempt(1))
+            try history.record(StatusReportFixtures.attempt(2, error: "HTTP 503 from 127.0.0.1:9"))
             let table = try await Self.run(state, ["--history"])
             #expect(table.outputLines.count == 3)
             #expect(table.outputLines[0].hasPrefix("STARTED"))

@@ -1,5 +1,6 @@
 import Foundation
 import GATTHeartRate
+import GatewayDaemonTestSupport
 import GatewayTestSupport
 import Logging
 import OfflineQueue
@@ -11,25 +12,13 @@ import Testing
 /// its owner, the way a technician runs it next to the daemon.
 @Suite("edge-gateway queue")
 struct QueueCommandTests {
-    static let sensor = BluetoothAddress("F0:1D:2E:3C:4B:5A")!
-
-    static func sample(_ index: Int, patient: String? = "patient-7") -> HeartRateSample {
-        HeartRateSample(
-            id: UUID(uuidString: "00000000-0000-4000-8000-00000000000\(index)")!, sensor: sensor, patientID: patient,
-            measurement: HeartRateMeasurement(bpm: UInt16(70 + index), contact: .detected, rrIntervals: [722, 712]),
-            captured: CaptureTime(
-                wallClockNanoseconds: 1_795_000_000_000_000_000 + Int64(index) * 1_000_000_000,
-                wallClockSynchronized: true, monotonicNanoseconds: 5_000_000_000,
-                bootID: UUID(uuidString: "11111111-2222-4333-8444-555555555555")!))
-    }
-
     /// A state directory with an open owner queue holding `count` samples.
     static func ownedQueue(samples count: Int) async throws -> (TemporaryDirectory, OfflineQueue, [Int64]) {
         let directory = try TemporaryDirectory("queue-cli")
         var configuration = QueueConfiguration()
         configuration.commitInterval = .milliseconds(5)
         let queue = try OfflineQueue(path: directory.file("queue.sqlite"), configuration: configuration)
-        let ids = try await queue.append(contentsOf: (0..<count).map { try SampleRecord.record(for: sample($0 + 1)) })
+        let ids = try await queue.append(contentsOf: (0..<count).map { try SampleRecord.record(for: SampleFixtures.sample($0 + 1)) })
         return (directory, queue, ids)
     }
 
@@ -69,11 +58,11 @@ struct QueueCommandTests {
         let (directory, queue, _) = try await Self.ownedQueue(samples: 1)
         defer { directory.remove() }
         let system = CaptureClock().now()
-        var ours = Self.sample(2)
+        var ours = SampleFixtures.sample(2)
         ours.captured = CaptureTime(
             wallClockNanoseconds: 1_700_000_000_000_000_000, wallClockSynchronized: false,
             monotonicNanoseconds: system.monotonicNanoseconds - 60_000_000_000, bootID: system.bootID)
-        var earlierBoot = Self.sample(3)
+        var earlierBoot = SampleFixtures.sample(3)
         earlierBoot.captured.wallClockSynchronized = false
         let held = try OfflineQueue(path: directory.file(HeldSamples.fileName), configuration: Gateway.queueSettings(GatewayConfiguration.Queue(), logger: Logger(label: "test"), evictByAge: false))
         _ = try await held.append(contentsOf: [ours, earlierBoot].map(SampleRecord.record(for:)))
@@ -90,7 +79,7 @@ struct QueueCommandTests {
         #expect(release.standardOutput.hasPrefix("released 2 held sample(s): 1 re-stamped and queued, 1 from an earlier boot to dead letters"))
         #expect(try await held.stats().pending == 0)
         let queued = try await queue.lease(max: 10).records.map { try SampleRecord.sample(from: $0) }
-        #expect(queued.map(\.id) == [Self.sample(1).id, ours.id])
+        #expect(queued.map(\.id) == [SampleFixtures.sample(1).id, ours.id])
         let restamped = try #require(queued.last).captured.wallClockNanoseconds
         let expected = system.wallClockNanoseconds - 60_000_000_000
         #expect(abs(restamped - expected) < 600_000_000_000, "re-stamped from the monotonic clock: \(restamped) vs about \(expected)")
@@ -110,7 +99,7 @@ struct QueueCommandTests {
         #expect(dead.status == 0)
         #expect(dead.outputLines.count == 2)
         #expect(dead.outputLines[0].hasPrefix(#"{"id":\#(ids[0]),"stream":"F0:1D:2E:3C:4B:5A","capture_time_ns":1795000001000000000,"#))
-        #expect(dead.outputLines[0].hasSuffix(#","version":2,"payload_bytes":\#(try SampleRecord.record(for: Self.sample(1)).payload.count),"reason":"HTTP 400: unknown patient"}"#))
+        #expect(dead.outputLines[0].hasSuffix(#","version":2,"payload_bytes":\#(try SampleRecord.record(for: SampleFixtures.sample(1)).payload.count),"reason":"HTTP 400: unknown patient"}"#))
 
         let retry = try await GatewayProcess.run(["queue", "retry-dead", "--reason", "patient", "--state-dir", directory.path])
         #expect(retry.status == 0)
@@ -144,7 +133,7 @@ struct QueueCommandTests {
     func exportVersionOne() async throws {
         let (directory, queue, ids) = try await Self.ownedQueue(samples: 1)
         defer { directory.remove() }
-        let old = Self.sample(2, patient: nil)
+        let old = SampleFixtures.sample(2, patient: nil)
         let oldID = try await queue.append(NewRecord(
             payload: try JSONEncoder().encode(old), stream: old.sensor.description,
             captureTime: old.captured.wallClockNanoseconds, version: 1))

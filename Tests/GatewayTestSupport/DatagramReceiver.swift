@@ -5,15 +5,18 @@ import Glibc
 
 /// A bound `AF_UNIX` datagram socket standing in for systemd's notification socket: at a path,
 /// or in the abstract namespace when the name starts with `@`.
-final class DatagramReceiver {
-    let name: String
+public final class DatagramReceiver {
+    /// The socket's name, as `NOTIFY_SOCKET` gives it.
+    public let name: String
     private let descriptor: Int32
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    /// A socket call failed (with its errno).
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    init(name: String) throws {
+    /// Binds the socket `name` (a path, or `@abstract`).
+    public init(name: String) throws {
         self.name = name
         descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket: \(errno)") }
@@ -32,7 +35,7 @@ final class DatagramReceiver {
     }
 
     /// The next datagram as text (waits up to 30 s).
-    func receive() throws -> String {
+    public func receive() throws -> String {
         var buffer = [UInt8](repeating: 0, count: 4096)
         let count = recv(descriptor, &buffer, buffer.count, 0)
         guard count >= 0 else { throw Failure(description: "recv: \(String(cString: strerror(errno)))") }

@@ -1,13 +1,13 @@
 import Foundation
 import GATTHeartRate
+import GatewayDaemonTestSupport
 import OfflineQueue
 import Testing
-@testable import GatewayCommandLine
 @testable import GatewayDaemon
 
 @Suite("SampleRecord")
 struct SampleRecordTests {
-    static let sample = QueueCommandTests.sample(3)
+    static let sample = SampleFixtures.sample(3)
 
     static func stored(_ record: NewRecord, id: Int64 = 42) -> QueuedRecord {
         QueuedRecord(id: id, payload: record.payload, stream: record.stream, captureTime: record.captureTime, version: record.version)

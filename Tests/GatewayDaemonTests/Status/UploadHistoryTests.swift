@@ -1,19 +1,13 @@
 import Foundation
+import GatewayDaemonTestSupport
 import GatewayTestSupport
 import Testing
-@testable import GatewayCommandLine
 @testable import GatewayDaemon
 
 extension Operations {
     /// The upload history file: appended line by line, compacted atomically, read forgivingly.
     @Suite("Operations: upload history")
     struct UploadHistoryTests {
-        static func attempt(_ index: Int, error: String? = nil) -> UploadAttempt {
-            UploadAttempt(
-                startedAt: Date(timeIntervalSince1970: 1_800_000_000 + Double(index)), durationSeconds: 0.25, samples: index,
-                delivered: index, duplicate: 0, rejected: 0, held: 0, skipped: 0, retryLater: 0, error: error)
-        }
-
         static func lineCount(_ path: String) throws -> Int {
             try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).count - 1
         }
@@ -30,7 +24,7 @@ extension Operations {
             defer { directory.remove() }
             let history = UploadHistory(directory: directory.path)
             #expect(history.recent().isEmpty)
-            let attempts = (1...5).map { Self.attempt($0, error: $0 == 3 ? "HTTP 503 from jhe.example.org" : nil) }
+            let attempts = (1...5).map { StatusReportFixtures.attempt($0, error: $0 == 3 ? "HTTP 503 from jhe.example.org" : nil) }
             for attempt in attempts { try history.record(attempt) }
             #expect(history.recent() == attempts)
             #expect(history.recent(limit: 2) == Array(attempts.suffix(2)))
@@ -43,12 +37,12 @@ extension Operations {
             let directory = try TemporaryDirectory()
             defer { directory.remove() }
             let history = UploadHistory(directory: directory.path)
-            try history.record(Self.attempt(1))
+            try history.record(StatusReportFixtures.attempt(1))
             let firstInode = try Self.inode(history.path)
-            for index in 2...400 { try history.record(Self.attempt(index)) }
+            for index in 2...400 { try history.record(StatusReportFixtures.attempt(index)) }
             #expect(try Self.lineCount(history.path) == 400)
             #expect(try Self.inode(history.path) == firstInode, "appends must not replace the file")
-            try history.record(Self.attempt(401))
+            try history.record(StatusReportFixtures.attempt(401))
             #expect(try Self.lineCount(history.path) == 200)
             #expect(try Self.inode(history.path) != firstInode, "compaction replaces the file atomically")
             #expect(history.recent().map(\.samples) == Array(202...401))
@@ -62,14 +56,14 @@ extension Operations {
             let directory = try TemporaryDirectory()
             defer { directory.remove() }
             let history = UploadHistory(directory: directory.path)
-            try history.record(Self.attempt(1))
+            try history.record(StatusReportFixtures.attempt(1))
             let handle = try #require(FileHandle(forWritingAtPath: history.path))
             try handle.seekToEnd()
             try handle.write(contentsOf: Data("not json at all\n{\"startedAt\":12}\n\u{0}\u{1}\u{2}\n{\"startedAt\":\"2027-01-15T08:00:00Z\",\"durat".utf8))
             try handle.close()
-            #expect(history.recent() == [Self.attempt(1)])
-            try history.record(Self.attempt(2))
-            #expect(history.recent() == [Self.attempt(1), Self.attempt(2)])
+            #expect(history.recent() == [StatusReportFixtures.attempt(1)])
+            try history.record(StatusReportFixtures.attempt(2))
+            #expect(history.recent() == [StatusReportFixtures.attempt(1), StatusReportFixtures.attempt(2)])
         }
     }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import GatewayTestSupport
 import Testing
-@testable import GatewayCommandLine
 @testable import GatewayDaemon
 
 extension Operations {

@@ -1,27 +1,15 @@
 import Foundation
+import GatewayDaemonTestSupport
 import Logging
 import ServiceLifecycle
 import Testing
 import Uplink
-@testable import GatewayCommandLine
 @testable import GatewayDaemon
 
 extension Operations {
     /// `/metrics` served over real HTTP on loopback.
     @Suite("Operations: metrics endpoint")
     struct MetricsServerTests {
-        static func get(_ url: String) async throws -> TransportResponse {
-            let transport = try AsyncHTTPTransport(connectTimeout: .seconds(5))
-            do {
-                let reply = try await transport.send(TransportRequest(method: "GET", url: url), timeout: .seconds(30))
-                await transport.shutdown()
-                return reply
-            } catch {
-                await transport.shutdown()
-                throw error
-            }
-        }
-
         @Test("serves the closure's text at GET /metrics on a port chosen by the kernel, 404 elsewhere, and stops with its service group")
         func servesOverLoopback() async throws {
             let counter = Counter()
@@ -32,16 +20,16 @@ extension Operations {
             let running = Task { try await group.run() }
             let port = try #require(await server.port)
             #expect(port > 0)
-            let first = try await Self.get("http://127.0.0.1:\(port)/metrics")
+            let first = try await LoopbackHTTP.get("http://127.0.0.1:\(port)/metrics")
             #expect(first.status == 200)
             #expect(first.header("Content-Type") == "text/plain; version=0.0.4; charset=utf-8")
             #expect(String(decoding: first.body, as: UTF8.self).hasSuffix("edge_gateway_test 1\n"))
-            let second = try await Self.get("http://127.0.0.1:\(port)/metrics")
+            let second = try await LoopbackHTTP.get("http://127.0.0.1:\(port)/metrics")
             #expect(String(decoding: second.body, as: UTF8.self).hasSuffix("edge_gateway_test 2\n"))
-            #expect(try await Self.get("http://127.0.0.1:\(port)/other").status == 404)
+            #expect(try await LoopbackHTTP.get("http://127.0.0.1:\(port)/other").status == 404)
             await group.triggerGracefulShutdown()
             try await running.value
-            await #expect(throws: UplinkError.self) { try await Self.get("http://127.0.0.1:\(port)/metrics") }
+            await #expect(throws: UplinkError.self) { try await LoopbackHTTP.get("http://127.0.0.1:\(port)/metrics") }
         }
 
         @Test("a port already in use ends the server with an error and no bound port")

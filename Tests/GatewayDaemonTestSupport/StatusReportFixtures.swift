@@ -1,10 +1,10 @@
 import Foundation
-@testable import GatewayCommandLine
 @testable import GatewayDaemon
 
-/// Status reports and queue figures shared by the operations tests.
-enum OperationsFixtures {
-    static func sensor(_ address: String, bpm: Int? = 72, received: Int = 100) -> GatewayStatusReport.SensorStatus {
+/// Status reports shared by the library's operations tests and the `status` command's process
+/// tests. `@testable` because the report's fields are the daemon's own, not public API.
+public enum StatusReportFixtures {
+    public static func sensor(_ address: String, bpm: Int? = 72, received: Int = 100) -> GatewayStatusReport.SensorStatus {
         GatewayStatusReport.SensorStatus(
             address: address, alias: "bed 1", patientID: "40001", state: "streaming", stateDetail: "notifying",
             lastSampleAt: Date(timeIntervalSinceNow: -2), bpm: bpm, batteryPercent: 87, samplesReceived: received,
@@ -14,7 +14,7 @@ enum OperationsFixtures {
 
     /// A report from `pid`; the long default refresh period keeps it fresh however slowly a
     /// loaded machine gets to reading it.
-    static func report(
+    public static func report(
         pid: Int32 = getpid(), writtenAgo: TimeInterval = 1, refreshSeconds: Double = 600, sensors: [GatewayStatusReport.SensorStatus]
     ) -> GatewayStatusReport {
         let now = Date()
@@ -24,5 +24,12 @@ enum OperationsFixtures {
             uplink: GatewayStatusReport.UplinkStatus(
                 server: "http://127.0.0.1:9", lastSuccessAt: now.addingTimeInterval(-30), lastErrorAt: now.addingTimeInterval(-300),
                 lastError: "HTTP 503 from 127.0.0.1:9", tokenExpiresAt: nil, tokenRefreshes: 2, reenrolmentRequired: nil))
+    }
+
+    /// Upload attempt `index`: `index` samples delivered, `index` seconds after a fixed instant.
+    public static func attempt(_ index: Int, error: String? = nil) -> UploadAttempt {
+        UploadAttempt(
+            startedAt: Date(timeIntervalSince1970: 1_800_000_000 + Double(index)), durationSeconds: 0.25, samples: index,
+            delivered: index, duplicate: 0, rejected: 0, held: 0, skipped: 0, retryLater: 0, error: error)
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
+import GatewayDaemonTestSupport
 import Testing
-@testable import GatewayCommandLine
 @testable import GatewayDaemon
 @testable import OfflineQueue
 
@@ -79,8 +79,8 @@ extension Operations {
 
         @Test("renders per-sensor counters, evictions, queue depth, latency histogram, token refreshes and clock with HELP and TYPE")
         func render() throws {
-            let report = OperationsFixtures.report(sensors: [
-                OperationsFixtures.sensor("F0:1D:2E:3C:00:01", received: 100), OperationsFixtures.sensor("F0:1D:2E:3C:00:02", received: 50),
+            let report = StatusReportFixtures.report(sensors: [
+                StatusReportFixtures.sensor("F0:1D:2E:3C:00:01", received: 100), StatusReportFixtures.sensor("F0:1D:2E:3C:00:02", received: 50),
             ])
             let queue = QueueStats(
                 pending: 12, leased: 3, dead: 1, evicted: 7, evictedByStream: ["F0:1D:2E:3C:00:01": 7, "odd \"stream\"\nname\\": 2],
