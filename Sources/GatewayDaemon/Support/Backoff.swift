@@ -6,20 +6,20 @@
 /// zero, and it spreads the retries of many straps after a shared outage (an adapter reset, a
 /// bluetoothd restart), or of many gateways after a server outage, so they do not all arrive
 /// at once.
-public struct Backoff: Sendable, Equatable {
+struct Backoff: Sendable, Equatable {
     /// The first step.
-    public var initial: Duration
+    var initial: Duration
     /// The largest step.
-    public var maximum: Duration
+    var maximum: Duration
 
     /// A backoff from `initial` doubling up to `maximum`.
-    public init(initial: Duration, maximum: Duration) {
+    init(initial: Duration, maximum: Duration) {
         self.initial = initial
         self.maximum = maximum
     }
 
     /// The wait before attempt `attempt` (0-based), between half the capped step and the step.
-    public func delay(attempt: Int, using random: inout some RandomNumberGenerator) -> Duration {
+    func delay(attempt: Int, using random: inout some RandomNumberGenerator) -> Duration {
         let step = min(maximum.seconds, initial.seconds * Double(1 << min(max(attempt, 0), 30)))
         let seconds = step / 2 + Double.random(in: 0...(step / 2), using: &random)
         return .nanoseconds(Int64(seconds * 1e9))
