@@ -5,7 +5,7 @@ SWIFT        ?= swift
 FUZZ_SECONDS ?= 600
 FUZZ_CORPUS  ?= .build-fuzz/corpus
 
-.PHONY: all deps pydeps build test test-jhe test-bluez soak soak-queue soak-daemon demo fuzz fuzz-smoke bench bench-daemon deb install clean
+.PHONY: all deps pydeps build test test-jhe test-bluez soak soak-queue soak-daemon demo fuzz bench bench-daemon deb install clean
 
 all: build
 

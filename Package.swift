@@ -112,11 +112,8 @@ let package = Package(
                 "GatewayDaemon",
                 "GatewayCommandLine",
                 "GATTHeartRate",
-                "BlueZ",
                 "BlueZSimulator",
-                "DBus",
                 "OfflineQueue",
-                "Uplink",
                 "JHESimulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

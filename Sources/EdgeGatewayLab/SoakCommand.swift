@@ -21,8 +21,7 @@ struct SoakCommand: AsyncParsableCommand {
 
             Example (what `make soak` runs):
               edge-gateway-lab soak --sensors 10 --duration 3600
-            """,
-        shouldDisplay: false
+            """
     )
 
     @Option(help: "How many straps to simulate.")

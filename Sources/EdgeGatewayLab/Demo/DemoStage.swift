@@ -8,7 +8,7 @@ import OfflineQueue
 
 /// Everything `edge-gateway-lab demo` puts on stage: a private bus with a simulated bluetoothd and
 /// straps, a JHE simulator with short-lived tokens, an enrolled state directory with the straps
-/// bound, and the real daemon (this same binary, `run`) as a child process.
+/// bound, and the real daemon (the sibling `edge-gateway run`) as a child process.
 final class DemoStage: @unchecked Sendable {
     let directory: String
     let bus: PrivateBus

@@ -4,42 +4,43 @@ import JHESimulator
 import Testing
 
 /// `edge-gateway-lab jhe-simulator` and `edge-gateway enroll` as real processes, as a technician runs them.
-@Suite("Uplink CLI: jhe-simulator and enroll")
+@Suite("edge-gateway enroll and edge-gateway-lab jhe-simulator")
 struct EnrollCommandTests {
     /// Starts `edge-gateway-lab jhe-simulator --port 0` and waits (generously) for its invitation line.
-    func startSimulatorProcess(output: URL) throws -> (Process, String) {
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+    func startSimulatorProcess(output: String) async throws -> (Process, String) {
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
         let process = Process()
         process.executableURL = GatewayProcess.productsDirectory.appendingPathComponent("edge-gateway-lab")
         process.arguments = ["jhe-simulator", "--port", "0"]
-        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
         process.standardError = FileHandle.nullDevice
         try process.run()
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-            if let line = text.split(separator: "\n").first(where: { $0.hasPrefix("invitation link: ") }) {
-                return (process, String(line.dropFirst("invitation link: ".count)))
-            }
-            Thread.sleep(forTimeInterval: 0.05)
+        func invitation() -> String? {
+            let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+            let line = text.split(separator: "\n").first { $0.hasPrefix("invitation link: ") }
+            return line.map { String($0.dropFirst("invitation link: ".count)) }
         }
-        kill(process.processIdentifier, SIGKILL)
-        throw SimulatorDidNotStart()
+        guard await eventually(within: .seconds(60), polling: .milliseconds(50), { invitation() != nil }), let link = invitation() else {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            throw SimulatorDidNotStart()
+        }
+        return (process, link)
     }
 
     struct SimulatorDidNotStart: Error {}
 
     @Test("`enroll <printed link>` against `edge-gateway-lab jhe-simulator` enrols and prints patient, device and expiry")
     func enrollPrintedLink() async throws {
-        let scratch = try SchemaValidator.scratchDirectory()
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let (simulator, link) = try startSimulatorProcess(output: scratch.appendingPathComponent("simulator.out"))
+        let scratch = try TemporaryDirectory("enroll-cli")
+        defer { scratch.remove() }
+        let (simulator, link) = try await startSimulatorProcess(output: scratch.file("simulator.out"))
         defer {
             kill(simulator.processIdentifier, SIGKILL)
             simulator.waitUntilExit()
         }
         #expect(link.contains("/invite?code=127.0.0.1%3A"))
-        let state = scratch.appendingPathComponent("state").path
+        let state = scratch.file("state")
         let enrolled = try await GatewayProcess.run(["enroll", link, "--state-dir", state])
         #expect(enrolled.status == 0, "\(enrolled.standardError)")
         #expect(enrolled.outputLines.contains("patient id: \(JHESimulator.defaultPatientID)"))
@@ -56,8 +57,8 @@ struct EnrollCommandTests {
 
     @Test("bad input gets a specific message and exit 65 (link) or 64 (usage); not enrolled → exit 1")
     func badInput() async throws {
-        let state = try SchemaValidator.scratchDirectory()
-        defer { try? FileManager.default.removeItem(at: state) }
+        let state = try TemporaryDirectory("enroll-cli")
+        defer { state.remove() }
         let noCode = try await GatewayProcess.run(["enroll", "https://app.example/invite?x=1", "--state-dir", state.path])
         #expect(noCode.status == 65 && noCode.standardError.contains("uplink.invalid-invitation"))
         let insecure = try await GatewayProcess.run(["enroll", "jhe.example.org_abc", "--base-url", "http://jhe.example.org", "--state-dir", state.path])
@@ -70,8 +71,8 @@ struct EnrollCommandTests {
 
     @Test("`enroll --client-credentials -` reads the key from standard input and enrols a clinic gateway")
     func clientCredentialsFromStandardInput() async throws {
-        let state = try SchemaValidator.scratchDirectory()
-        defer { try? FileManager.default.removeItem(at: state) }
+        let state = try TemporaryDirectory("enroll-cli")
+        defer { state.remove() }
         let simulator = JHESimulator()
         let baseURL = try await simulator.start()
         let key = await simulator.createPractitionerClient()
