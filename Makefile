@@ -5,7 +5,7 @@ SWIFT        ?= swift
 FUZZ_SECONDS ?= 600
 FUZZ_CORPUS  ?= .build-fuzz/corpus
 
-.PHONY: all deps pydeps build test test-jhe test-bluez soak soak-queue soak-daemon demo fuzz bench bench-daemon deb install clean
+.PHONY: all deps pydeps build test test-jhe test-bluez soak soak-queue soak-daemon demo fuzz bench bench-daemon bench-footprint deb install clean
 
 all: build
 
@@ -105,6 +105,19 @@ bench-daemon: deps
 	run --sensors 50 --duration $(BENCH_SECONDS) --outage $(BENCH_OUTAGE) || exit 1; \
 	run --sensors 50 --interval-ms 200 --duration $(BENCH_SECONDS) --outage $(BENCH_OUTAGE)
 
+## bench-footprint: the daemon as the .deb ships it (release, static Swift stdlib, stripped), under
+## the loads of issue 16 (1 strap at 10/s and ~200/s, PropertiesChanged and AcquireNotify, 10 and
+## 50 straps at 1 Hz, idle): CPU per sample, RSS, bytes written, wake-ups; FOOTPRINT_SECONDS windows,
+## medians of FOOTPRINT_RUNS (edge-gateway-lab footprint). Figures: docs/PERFORMANCE.md.
+FOOTPRINT_SECONDS ?= 60
+FOOTPRINT_RUNS    ?= 3
+bench-footprint: deps
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-ship --product edge-gateway
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-ship --product edge-gateway-lab
+	@bin="$$($(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-ship --show-bin-path)"; \
+	strip --strip-unneeded -o .build-ship/edge-gateway "$$bin/edge-gateway" && ls -l .build-ship/edge-gateway && \
+	"$$bin/edge-gateway-lab" footprint --seconds $(FOOTPRINT_SECONDS) --runs $(FOOTPRINT_RUNS) --gateway .build-ship/edge-gateway
+
 ## deb: the .deb of a release build with the static Swift runtime, in .build-release/deb
 ## (scripts/build-deb.sh; the release build takes 10-20 minutes on 2 cores).
 deb: deps
@@ -117,4 +130,4 @@ install:
 	deploy/install.sh --prefix $(PREFIX) $(if $(BINARY),--binary $(BINARY)) $(if $(DESTDIR),--destdir $(DESTDIR))
 
 clean:
-	rm -rf .build .build-fuzz .build-release
+	rm -rf .build .build-fuzz .build-release .build-ship

@@ -130,6 +130,10 @@ public actor BlueZClient {
             guard let path = signal.path, signal.body.count >= 2, let interface = signal.body[0].string,
                   let changed = signal.body[1].stringDictionary?.mapValues(\.unwrapped)
             else { return }
+            // A notification (a characteristic's new `Value`, ten times a second per strap) goes
+            // to its subscriber alone: mirroring and publishing it would wake every event
+            // stream of every strap for each heart beat.
+            if interface == BlueZName.gattCharacteristic && changed.keys.allSatisfy({ $0 == "Value" }) { return }
             if objects[path]?[interface] != nil {
                 objects[path]?[interface]?.merge(changed) { _, new in new }
                 for name in signal.body.count > 2 ? signal.body[2].strings ?? [] : [] {

@@ -103,22 +103,23 @@ public struct GattCharacteristic: BlueZObject {
 
     private func startNotify(ended: AsyncStream<Void>) async throws(BlueZError) -> Notifications {
         let operation = "Start notifications of \(path.lastElement)"
-        let signals: AsyncStream<DBusMessage>
+        let (frames, continuation) = AsyncStream<[UInt8]>.makeStream()
+        // Each notification goes from the connection's thread straight into the frames stream:
+        // no task in between, one hand-over per heart beat.
+        let subscription: DBusSignalSubscription
         do {
-            signals = try await client.connection.signals(matching: DBusMatchRule(
-                sender: BlueZName.service, interface: BlueZName.properties, member: "PropertiesChanged",
-                path: path, arg0: BlueZName.gattCharacteristic))
+            subscription = try await client.connection.subscribe(
+                matching: DBusMatchRule(
+                    sender: BlueZName.service, interface: BlueZName.properties, member: "PropertiesChanged",
+                    path: path, arg0: BlueZName.gattCharacteristic),
+                { signal in
+                    if signal.body.count >= 2, let value = signal.body[1].stringDictionary?["Value"]?.bytes {
+                        continuation.yield(value)
+                    }
+                },
+                finished: { continuation.finish() })
         } catch {
             throw BlueZError(error, operation: operation)
-        }
-        let (frames, continuation) = AsyncStream<[UInt8]>.makeStream()
-        let forwarder = Task {
-            for await signal in signals {
-                if signal.body.count >= 2, let value = signal.body[1].stringDictionary?["Value"]?.bytes {
-                    continuation.yield(value)
-                }
-            }
-            continuation.finish()
         }
         let watcher = Task {
             for await _ in ended { break }
@@ -126,7 +127,7 @@ public struct GattCharacteristic: BlueZObject {
         }
         let characteristic = self
         continuation.onTermination = { _ in
-            forwarder.cancel()
+            subscription.cancel()
             watcher.cancel()
             Task { _ = try? await characteristic.invoke("StopNotify", operation: "Stop notifications") }
         }

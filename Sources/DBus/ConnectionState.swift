@@ -6,7 +6,15 @@ import CBlueZ
 /// Confined to the loop thread: created there, and touched only from jobs and callbacks, which
 /// is what makes the `@unchecked Sendable` sound.
 final class ConnectionState: @unchecked Sendable {
-    private var subscribers: [UInt64: (rule: DBusMatchRule, continuation: AsyncStream<DBusMessage>.Continuation)] = [:]
+    /// A signal subscriber: where matching signals go (called on the loop thread), and what to
+    /// call when the connection closes.
+    struct Subscriber {
+        let rule: DBusMatchRule
+        let deliver: @Sendable (DBusMessage) -> Void
+        let finish: @Sendable () -> Void
+    }
+
+    private var subscribers: [UInt64: Subscriber] = [:]
     private var nextSubscriberID: UInt64 = 0
     private var owners: [String: String] = [:]
     private var trackedNames: Set<String> = []
@@ -23,15 +31,15 @@ final class ConnectionState: @unchecked Sendable {
             }
         }
         loop.closing = { [self] _ in
-            for subscriber in subscribers.values { subscriber.continuation.finish() }
+            for subscriber in subscribers.values { subscriber.finish() }
             subscribers.removeAll()
             objects.removeAll()
         }
     }
 
-    func subscribe(_ rule: DBusMatchRule, _ continuation: AsyncStream<DBusMessage>.Continuation) -> UInt64 {
+    func subscribe(_ subscriber: Subscriber) -> UInt64 {
         nextSubscriberID += 1
-        subscribers[nextSubscriberID] = (rule, continuation)
+        subscribers[nextSubscriberID] = subscriber
         return nextSubscriberID
     }
 
@@ -63,7 +71,7 @@ final class ConnectionState: @unchecked Sendable {
             owners[name] = newOwner.isEmpty ? nil : newOwner
         }
         for subscriber in subscribers.values where subscriber.rule.matches(message, owner: { owners[$0] }) {
-            subscriber.continuation.yield(message)
+            subscriber.deliver(message)
         }
     }
 }

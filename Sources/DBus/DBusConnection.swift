@@ -170,13 +170,26 @@ public final class DBusConnection: Sendable {
     /// The signals matching `rule`, from the moment this returns until the stream is dropped or
     /// the connection closes. A well-known sender is followed across owner changes.
     public func signals(matching rule: DBusMatchRule) async throws(DBusError) -> AsyncStream<DBusMessage> {
+        let (stream, continuation) = AsyncStream<DBusMessage>.makeStream()
+        let subscription = try await subscribe(matching: rule, { continuation.yield($0) }, finished: { continuation.finish() })
+        continuation.onTermination = { _ in subscription.cancel() }
+        return stream
+    }
+
+    /// Calls `deliver` with each signal matching `rule`, on the connection's own thread, until
+    /// the subscription is cancelled or the connection closes (then `finished` is called).
+    /// For hot paths: a handler that picks out what it needs and yields it to its consumer
+    /// saves the hand-over through an intermediate stream and task that `signals(matching:)`
+    /// costs. `deliver` must not block.
+    public func subscribe(
+        matching rule: DBusMatchRule, _ deliver: @escaping @Sendable (DBusMessage) -> Void, finished: @escaping @Sendable () -> Void
+    ) async throws(DBusError) -> DBusSignalSubscription {
         if let sender = rule.sender, !sender.hasPrefix(":"), sender != Self.busName {
             try await track(name: sender)
         }
-        let (stream, continuation) = AsyncStream<DBusMessage>.makeStream()
         let state = state
-        let id = await onLoop { _ in state.subscribe(rule, continuation) }
-        continuation.onTermination = { [loop] _ in
+        let id = await onLoop { _ in state.subscribe(ConnectionState.Subscriber(rule: rule, deliver: deliver, finish: finished)) }
+        let subscription = DBusSignalSubscription { [loop] in
             loop.submit { loop in
                 state.unsubscribe(id)
                 loop.send(DBusMessage.methodCall(
@@ -187,10 +200,10 @@ public final class DBusConnection: Sendable {
         do {
             _ = try await callBus("AddMatch", [.string(rule.description)])
         } catch {
-            continuation.finish()
+            subscription.cancel()
             throw error
         }
-        return stream
+        return subscription
     }
 
     /// Each change of `name`'s owner: the new unique name, or `nil` when the name is released

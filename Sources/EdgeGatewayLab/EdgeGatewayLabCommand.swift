@@ -20,7 +20,7 @@ struct EdgeGatewayLabCommand: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            DemoCommand.self, SoakCommand.self, SimulateCommand.self, JHESimulatorCommand.self, AppendNumberedCommand.self,
+            DemoCommand.self, SoakCommand.self, FootprintCommand.self, SimulateCommand.self, JHESimulatorCommand.self, AppendNumberedCommand.self,
         ]
     )
 }

@@ -43,6 +43,7 @@ struct QueueImportCommand: AsyncParsableCommand {
                 StandardOutput.writeLine("imported \(report.imported) record(s) from \(file.path) into \(target) (\(notes.joined(separator: ", "))); renamed it \(file.path).imported")
             }
         }
+        RunningDaemon.nudge(stateDirectory: state.directory)
     }
 
     /// `path` as a moved-aside queue file, or a usage error naming what it is instead.

@@ -34,6 +34,7 @@ struct QueueReleaseHeldCommand: AsyncParsableCommand {
                 StandardOutput.writeLine(
                     "released \(released.total) held sample(s): \(released.repaired) re-stamped and queued, "
                         + "\(released.unrepairable) from an earlier boot to dead letters, \(released.undecodable) undecodable")
+                if released.repaired > 0 { RunningDaemon.nudge(stateDirectory: state.directory) }
             }
         }
     }

@@ -21,6 +21,7 @@ struct QueueRetryDeadCommand: AsyncParsableCommand {
         try await QueueFailure.run(try state.attachQueue()) { queue in
             let moved = try await queue.retryDead(DeadLetterFilter(reasonContains: reason))
             StandardOutput.writeLine("moved \(moved) dead letter(s) back to pending")
+            if moved > 0 { RunningDaemon.nudge(stateDirectory: state.directory) }
         }
     }
 }

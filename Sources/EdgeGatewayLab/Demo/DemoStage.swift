@@ -21,18 +21,26 @@ final class DemoStage: @unchecked Sendable {
 
     var stateDirectory: String { directory + "/state" }
     var daemonLog: String { directory + "/daemon.log" }
-    /// The real gateway, `edge-gateway`, installed or built next to this lab program: the demo
-    /// drives the very binary a box runs.
-    private static var executable: String {
+    /// The real gateway: by default `edge-gateway` installed or built next to this lab program,
+    /// so the demo drives the very binary a box runs.
+    let executable: String
+    static var siblingGateway: String {
         URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("edge-gateway").path
     }
 
-    /// Builds the stage; nothing runs on it yet but the simulators.
-    init(sensors: Int, interval: Duration, tokenLifetime: Int) async throws {
+    /// Builds the stage; nothing runs on it yet but the simulators. Without `acquireNotify` the
+    /// straps only offer `StartNotify`, so notifications reach the daemon as `PropertiesChanged`
+    /// signals through dbus-daemon (the path bleak and most scripts use).
+    init(sensors: Int, interval: Duration, tokenLifetime: Int, acquireNotify: Bool = true, gateway: String = siblingGateway) async throws {
+        executable = gateway
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("edge-gateway-demo-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         bus = try PrivateBus()
-        let fleet = SimulatedStrap.fleet(count: sensors, notificationInterval: interval)
+        let fleet = SimulatedStrap.fleet(count: sensors, notificationInterval: interval).map { strap in
+            var strap = strap
+            strap.offersAcquireNotify = strap.offersAcquireNotify && acquireNotify
+            return strap
+        }
         bluetoothd = BluetoothdSimulator(busAddress: bus.address, straps: fleet, devicesKnownAtStart: true)
         try await bluetoothd.start()
         jhe = JHESimulator(tokenLifetime: tokenLifetime)
@@ -45,7 +53,7 @@ final class DemoStage: @unchecked Sendable {
     /// simulator's patient, as a technician would.
     func enrollAndBind() async throws {
         let link = await jhe.issueInvitation()
-        let enroll = try ChildProcess(Self.executable, ["enroll", link, "--state-dir", stateDirectory], errorPath: daemonLog)
+        let enroll = try ChildProcess(executable, ["enroll", link, "--state-dir", stateDirectory], errorPath: daemonLog)
         let status = try await Self.exitStatus(of: enroll, within: .seconds(60))
         guard status == 0 else { throw DemoFailure("enrolment failed (see \(daemonLog))") }
         let bindings = SensorBindingStore(directory: stateDirectory)
@@ -55,16 +63,17 @@ final class DemoStage: @unchecked Sendable {
         }
     }
 
-    /// Starts `edge-gateway run` on the stage, with demo timings.
-    func startDaemon() throws {
+    /// Starts `edge-gateway run` on the stage, uploading every `uplinkInterval` seconds (the
+    /// demo's 2 s, or nil for the daemon's default).
+    func startDaemon(uplinkInterval: Int? = 2) throws {
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
-        environment["EDGE_GATEWAY_UPLINK_INTERVAL_S"] = "2"
+        if let uplinkInterval { environment["EDGE_GATEWAY_UPLINK_INTERVAL_S"] = String(uplinkInterval) }
         // This box's clock may never report itself synchronised (containers, CI); a demo should
         // not hold every sample for clock repair.
         environment["EDGE_GATEWAY_GATEWAY_HOLD_UNTIL_CLOCK_SYNC"] = "false"
         daemon = try ChildProcess(
-            Self.executable, ["run", "--state-dir", stateDirectory, "--log-level", "notice"],
+            executable, ["run", "--state-dir", stateDirectory, "--log-level", "notice"],
             errorPath: daemonLog, environment: environment)
     }
 
@@ -90,26 +99,35 @@ final class DemoStage: @unchecked Sendable {
         statusReport()?.sensors.reduce(0) { $0 + $1.samplesAccepted } ?? 0
     }
 
+    /// Notifications the simulated straps have delivered to the daemon so far (sent, less those
+    /// an `AcquireNotify` socket dropped because the daemon did not read them in time).
+    func notificationsDelivered() async -> Int {
+        var total = 0
+        for strap in straps {
+            total += await bluetoothd.notificationsSent(to: strap) - bluetoothd.notificationsDropped(for: strap)
+        }
+        return total
+    }
+
     /// Records in the queue that JHE does not have yet (pending or leased); nil when unreadable.
     func backlog() async -> Int? {
         await queueStats().map { $0.pending + $0.leased }
     }
 
-    /// Waits (up to `timeout`) until the straps have gone quiet (two successive status reports
-    /// with the same count of received samples, all of them accepted) and the queue has nothing
-    /// left that JHE does not have; calls `tick` once a second while it waits.
+    /// Waits (up to `timeout`) until the straps have gone quiet (the daemon's latest status
+    /// report is older than its shortest rewrite gap, so no figure moved since, and every sample
+    /// received was accepted) and the queue has nothing left that JHE does not have; calls
+    /// `tick` once a second while it waits.
     func waitForDrain(within timeout: Duration, tick: () async -> Void) async -> Bool {
         let deadline = ContinuousClock.now + timeout
-        var previous: (written: Date, received: Int)?
         while ContinuousClock.now < deadline {
             if let report = statusReport(), let left = await backlog() {
                 let received = report.sensors.reduce(0) { $0 + $1.samplesReceived }
                 let accepted = report.sensors.reduce(0) { $0 + $1.samplesAccepted }
-                let quiet = previous.map { $0.written < report.writtenAt && $0.received == received } ?? false
+                let quiet = Date().timeIntervalSince(report.writtenAt) > 6
                 if quiet, received == accepted, left == 0, await jhe.storedCount() >= accepted {
                     return true
                 }
-                if previous?.written != report.writtenAt { previous = (report.writtenAt, received) }
             }
             try? await Task.sleep(for: .seconds(1))
             await tick()

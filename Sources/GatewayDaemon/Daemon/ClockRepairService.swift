@@ -14,13 +14,20 @@ struct ClockRepairService: Service {
     let clock: CaptureClock
     let counters: DaemonCounters
     let logger: Logger
+    /// Raised by the intake when it holds samples; raised here for the uploader when samples
+    /// are released into the upload queue.
+    var heldCommitted = ChangeSignal()
+    var committed = ChangeSignal()
     /// `[gateway] hold_until_clock_sync`.
     var holdUnsynchronized = true
+    /// How often the clock is checked while samples are held. With none held the service
+    /// sleeps until the intake holds some.
     var checkInterval: Duration = .seconds(5)
 
     func run() async throws {
         var holding = false
         while !Task.isCancelledOrShuttingDown {
+            var failed = false
             do {
                 try await releaseIfAllowed()
                 let stats = try await held.stats()
@@ -34,8 +41,13 @@ struct ClockRepairService: Service {
                 holding = waiting > 0
             } catch {
                 logger.error("releasing held samples failed; will retry", metadata: ["error": "\(error)"])
+                failed = true
             }
-            await ServicePause.sleep(for: checkInterval)
+            if holding || failed {
+                await ServicePause.sleep(for: checkInterval)
+            } else {
+                await ServicePause.wait(for: heldCommitted)
+            }
         }
     }
 
@@ -45,7 +57,10 @@ struct ClockRepairService: Service {
         let released = try await HeldSamples(held: held, queue: queue).release(now: clock.now) {
             !holdUnsynchronized || clock.source.isSynchronized()
         }
-        if released.total > 0 { log(released) }
+        if released.total > 0 {
+            committed.raise()
+            log(released)
+        }
         return released
     }
 

@@ -7,10 +7,14 @@ import Uplink
 /// (a lock, not an actor), so events from one supervisor are recorded in the order they happen.
 final class DaemonCounters: Sendable {
     private let board = Mutex(CounterBoard())
+    /// Raised by every update, so the status report is rewritten when (and only when) a figure
+    /// may have moved.
+    let changes = ChangeSignal()
 
     /// Changes the board.
     func update(_ change: (inout CounterBoard) -> Void) {
         board.withLock { change(&$0) }
+        changes.raise()
     }
 
     /// Reads the board.

@@ -41,6 +41,9 @@ public struct Gateway {
                 resolution: try UploadResolution(parsing: uplink.resolution), includeRRIntervals: uplink.rrIntervals,
                 dropNoContact: uplink.dropNoContact))
         let counters = DaemonCounters()
+        let committed = ChangeSignal()
+        let heldCommitted = ChangeSignal()
+        let bindingsChanged = ChangeSignal()
         let buffer = SampleBuffer()
         let history = UploadHistory(directory: stateDirectory)
         let notifier = SystemdNotifier(environment: environment)
@@ -49,17 +52,18 @@ public struct Gateway {
             StatusReporter(
                 stateDirectory: stateDirectory, runtimeDirectory: environment["RUNTIME_DIRECTORY"], counters: counters,
                 gatewayName: configuration.gateway.name, clock: clock, logger: logger,
-                interval: Self.reportInterval(watchdog: notifier?.watchdogInterval),
-                onReport: { report in Self.tell(notifier, report, logger: logger) }),
+                watchdog: notifier?.watchdogInterval,
+                onReport: { report in Self.tell(notifier, report, logger: logger) },
+                onAlive: { Self.ping(notifier, logger: logger) }),
             SampleIntake(
-                buffer: buffer, queue: queue, held: held, counters: counters, logger: logger,
-                holdUnsynchronized: configuration.gateway.holdUntilClockSync),
+                buffer: buffer, queue: queue, held: held, counters: counters, logger: logger, committed: committed,
+                heldCommitted: heldCommitted, holdUnsynchronized: configuration.gateway.holdUntilClockSync),
             ClockRepairService(
-                held: held, queue: queue, clock: clock, counters: counters, logger: logger,
-                holdUnsynchronized: configuration.gateway.holdUntilClockSync),
+                held: held, queue: queue, clock: clock, counters: counters, logger: logger, heldCommitted: heldCommitted,
+                committed: committed, holdUnsynchronized: configuration.gateway.holdUntilClockSync),
             UploadService(
                 queue: queue, client: JHEClient(tokens: tokens, transport: transport, configuration: delivery), tokens: tokens,
-                counters: counters, logger: logger, batchSize: uplink.batchSize, idleInterval: uplink.interval,
+                counters: counters, logger: logger, committed: committed, batchSize: uplink.batchSize, interval: uplink.interval,
                 onAttempt: { attempt in
                     do { try history.record(attempt) } catch {
                         logger.warning("cannot record the upload history", metadata: ["error": "\(error)"])
@@ -68,7 +72,8 @@ public struct Gateway {
             SensorFleet(
                 bindings: SensorBindingStore(directory: stateDirectory), bus: .system, adapter: configuration.bluetooth.adapter,
                 policy: reconnectPolicy, maxParallelConnects: configuration.bluetooth.maxParallelConnects, clock: clock,
-                buffer: buffer, counters: counters, logger: logger),
+                buffer: buffer, counters: counters, logger: logger, bindingsChanged: bindingsChanged),
+            ReloadSignal(raises: [bindingsChanged, committed], logger: logger),
         ]
         if !configuration.metrics.listen.isEmpty {
             services.append(try metricsServer(counters: counters, queue: queue))
@@ -115,12 +120,6 @@ public struct Gateway {
         }
     }
 
-    /// Every 5 s, or more often when systemd's watchdog needs a ping sooner (half its period).
-    static func reportInterval(watchdog: Duration?) -> Duration {
-        guard let watchdog else { return .seconds(5) }
-        return min(.seconds(5), watchdog / 2)
-    }
-
     /// Tells systemd the daemon is up (the first call), what it is doing, and that it is alive.
     static func tell(_ notifier: SystemdNotifier?, _ report: GatewayStatusReport, logger: Logger) {
         guard let notifier else { return }
@@ -129,6 +128,15 @@ public struct Gateway {
             ?? report.uplink.currentError.map { _ in "uplink failing (see status)" } ?? "uplink ok"
         do {
             try notifier.send(["READY=1", "STATUS=\(subscribed)/\(report.sensors.count) straps subscribed; \(uplink)", "WATCHDOG=1"])
+        } catch {
+            logger.warning("cannot notify systemd", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Tells systemd's watchdog the daemon is alive.
+    static func ping(_ notifier: SystemdNotifier?, logger: Logger) {
+        do {
+            try notifier?.watchdog()
         } catch {
             logger.warning("cannot notify systemd", metadata: ["error": "\(error)"])
         }

@@ -15,6 +15,10 @@ struct SampleIntake: Service {
     let held: OfflineQueue
     let counters: DaemonCounters
     let logger: Logger
+    /// Raised after each commit to the upload queue (wakes the uploader) and to the held queue
+    /// (wakes clock repair).
+    var committed = ChangeSignal()
+    var heldCommitted = ChangeSignal()
     /// Whether samples stamped by an unsynchronised clock wait for clock repair.
     var holdUnsynchronized = true
 
@@ -38,6 +42,7 @@ struct SampleIntake: Service {
             guard !records.isEmpty else { continue }
             do {
                 try await target.append(contentsOf: records)
+                (target === held ? heldCommitted : committed).raise()
                 counters.update { $0.accepted(samples) }
                 logger.debug("accepted samples", metadata: [
                     "queue": "\(target === held ? "held" : "upload")",

@@ -6,8 +6,10 @@ import Logging
 import ServiceLifecycle
 
 /// Runs one `SensorSupervisor` per bound strap, and follows `sensors.json` while running: a
-/// strap bound with `edge-gateway pair` is picked up within `bindingsInterval`, a forgotten one
-/// is disconnected, a re-bound one (new patient) is restarted with its new binding.
+/// strap bound with `edge-gateway pair` is picked up at once (inotify reports the file's
+/// replacement; SIGHUP also raises `bindingsChanged`), a forgotten one is disconnected, a
+/// re-bound one (new patient) is restarted with its new binding. Where inotify is unavailable
+/// the file is read every `fallbackInterval` instead.
 ///
 /// bluetoothd need not be running, nor the system bus reachable, when the daemon starts: the
 /// fleet waits for them, as the supervisors wait for the adapter.
@@ -21,10 +23,18 @@ struct SensorFleet: Service {
     let buffer: SampleBuffer
     let counters: DaemonCounters
     let logger: Logger
-    var bindingsInterval: Duration = .seconds(2)
+    let bindingsChanged: ChangeSignal
+    var fallbackInterval: Duration = .seconds(30)
 
     func run() async throws {
         guard let client = await connect() else { return }
+        let watch = FileChangeWatch(directory: bindings.directory, names: [SensorBindingStore.fileName], signal: bindingsChanged)
+        if watch == nil {
+            logger.warning("cannot watch the state directory for binding changes (inotify); reading sensors.json every \(fallbackInterval)", metadata: [
+                "fix": "raise fs.inotify.max_user_instances, or send SIGHUP (systemctl reload edge-gateway) after pair/forget",
+            ])
+        }
+        defer { watch?.cancel() }
         let slots = ConnectionSlots(limit: maxParallelConnects)
         let radio = BlueZStrapRadio(client: client, discovery: DiscoverySessions())
         let malformed = MalformedFrameLog { [logger] in logger.warning("\($0)") }
@@ -65,7 +75,7 @@ struct SensorFleet: Service {
                     lastError = error.description
                 }
             }
-            await ServicePause.sleep(for: bindingsInterval)
+            await ServicePause.wait(for: bindingsChanged, upTo: watch == nil ? fallbackInterval : nil)
         }
         for entry in running.values { entry.task.cancel() }
         for entry in running.values { await entry.task.value }

@@ -7,6 +7,19 @@ enum ServicePause {
     static func sleep(for duration: Duration) async {
         try? await cancelWhenGracefulShutdown { try await Task.sleep(for: duration) }
     }
+
+    /// Waits until `signal` is raised, up to `limit` if given; returns early, like `sleep`, on
+    /// cancellation or shutdown. True when the signal ended the wait.
+    @discardableResult
+    static func wait(for signal: ChangeSignal, upTo limit: Duration? = nil) async -> Bool {
+        await cancelWhenGracefulShutdown {
+            guard let limit else {
+                await signal.wait()
+                return !Task.isCancelled
+            }
+            return await signal.wait(upTo: limit)
+        }
+    }
 }
 
 extension Task where Success == Never, Failure == Never {

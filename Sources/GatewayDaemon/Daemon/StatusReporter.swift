@@ -2,13 +2,16 @@ import Foundation
 import Logging
 import ServiceLifecycle
 
-/// Publishes the daemon's view every `interval`: `status.json` for `edge-gateway status`, and
-/// whatever `onReport` does with it (the systemd status line and watchdog).
+/// Publishes the daemon's view when it changes: `status.json` for `edge-gateway status`, and
+/// whatever `onReport` does with it (the systemd status line). A changed figure is published
+/// at most every `interval`; an unchanged report is rewritten every `heartbeat`, so `status`
+/// can tell a live daemon from a hung one; systemd's watchdog, when set, is pinged at half its
+/// period (`onAlive`). Between these the reporter sleeps: an idle daemon does not wake for it.
 ///
-/// The file changes every few seconds, so it is kept off the SD card when systemd gives the
-/// service a runtime directory (tmpfs): it is written there, and `<state>/status.json` is a
-/// symbolic link to it. It is written atomically (rename) but not synced: it is a snapshot,
-/// not data, and the next one follows in seconds.
+/// The file changes every few seconds while straps stream, so it is kept off the SD card when
+/// systemd gives the service a runtime directory (tmpfs): it is written there, and
+/// `<state>/status.json` is a symbolic link to it. It is written atomically (rename) but not
+/// synced: it is a snapshot, not data, and the next one follows.
 struct StatusReporter: Service {
     let stateDirectory: String
     let runtimeDirectory: String?
@@ -16,8 +19,14 @@ struct StatusReporter: Service {
     let gatewayName: String
     let clock: CaptureClock
     let logger: Logger
+    /// The shortest gap between two reports while figures keep changing.
     var interval: Duration = .seconds(5)
+    /// The longest gap: the report's `refresh_s`, which readers judge staleness by.
+    var heartbeat: Duration = .seconds(60)
+    /// systemd's watchdog period, if the service has one.
+    var watchdog: Duration?
     var onReport: @Sendable (GatewayStatusReport) -> Void = { _ in }
+    var onAlive: @Sendable () -> Void = {}
 
     /// Where the report is written.
     var reportPath: String { (runtimeDirectory ?? stateDirectory) + "/" + GatewayStatusReport.fileName }
@@ -28,7 +37,7 @@ struct StatusReporter: Service {
         var failing = false
         while true {
             let report = counters.read {
-                $0.report(name: gatewayName, startedAt: startedAt, refreshSeconds: interval.seconds,
+                $0.report(name: gatewayName, startedAt: startedAt, refreshSeconds: heartbeat.seconds,
                           clockSynchronized: clock.source.isSynchronized())
             }
             do {
@@ -40,7 +49,20 @@ struct StatusReporter: Service {
             }
             onReport(report)
             if Task.isCancelledOrShuttingDown { return }
+            let due = ContinuousClock.now + heartbeat
             await ServicePause.sleep(for: interval)
+            await waitForChange(until: due)
+        }
+    }
+
+    /// Waits until a figure changes, the heartbeat is due or the daemon shuts down, pinging the
+    /// watchdog meanwhile.
+    private func waitForChange(until due: ContinuousClock.Instant) async {
+        while !Task.isCancelledOrShuttingDown {
+            let left = ContinuousClock.now.duration(to: due)
+            guard left > .zero else { return }
+            if await ServicePause.wait(for: counters.changes, upTo: min(left, watchdog.map { $0 / 2 } ?? left)) { return }
+            onAlive()
         }
     }
 

@@ -6,7 +6,8 @@ import ServiceLifecycle
 import Uplink
 
 /// The uploader loop: leases the oldest pending samples, hands them to JHE, and settles each
-/// record by its outcome. The only feedback in the data path is here: a record leaves the queue
+/// record by its outcome. It gathers samples for `interval` into one round (at once while full
+/// batches wait) and sleeps while the queue is empty, until a commit raises `committed`. The only feedback in the data path is here: a record leaves the queue
 /// when JHE has it (201, or 409 for a re-sent one).
 ///
 /// A round keeps its samples until every one is settled, retrying the unsettled ones with a
@@ -23,10 +24,16 @@ struct UploadService: Service {
     let tokens: TokenManager
     let counters: DaemonCounters
     let logger: Logger
+    /// Raised when a commit adds samples to the queue (the intake, clock repair).
+    var committed = ChangeSignal()
     /// Samples per round (one Bundle at the configured batch size).
     var batchSize = 100
-    /// The pause when there is nothing to upload.
-    var idleInterval: Duration = .seconds(10)
+    /// `[uplink] interval_s`: samples are gathered this long into one round, unless a full
+    /// batch is waiting.
+    var interval: Duration = .seconds(10)
+    /// With nothing to upload the uploader sleeps until a commit; it also looks at the queue this
+    /// often, for records other processes made pending (`queue retry-dead`, `queue import`).
+    var recheckInterval: Duration = .seconds(60)
     /// The pause after each failed attempt of a round: from 5 s, doubling, up to 5 minutes,
     /// jittered (the daemon's one `Backoff`); never shorter than the server's `Retry-After`.
     var backoff = Backoff(initial: .seconds(5), maximum: .seconds(300))
@@ -38,22 +45,25 @@ struct UploadService: Service {
     func run() async throws {
         var episode = UplinkEpisode(logger: logger, counters: counters)
         while !Task.isCancelledOrShuttingDown {
-            let uploaded: Bool
+            let started = ContinuousClock.now
+            let leased: Int
             do {
-                uploaded = try await uploadRound(&episode)
+                leased = try await uploadRound(&episode)
             } catch {
                 logger.error("the upload queue could not be read; will retry", metadata: ["error": "\(error)"])
-                uploaded = false
+                leased = 0
             }
             _ = await refreshTokenStatus()
-            if !uploaded { await ServicePause.sleep(for: idleInterval) }
+            if leased == batchSize { continue }
+            await ServicePause.sleep(for: started + interval - ContinuousClock.now)
+            await ServicePause.wait(for: committed, upTo: recheckInterval)
         }
     }
 
-    /// Leases one batch and settles it; false when the queue was empty.
-    private func uploadRound(_ episode: inout UplinkEpisode) async throws -> Bool {
+    /// Leases one batch and settles it; returns how many records it leased.
+    private func uploadRound(_ episode: inout UplinkEpisode) async throws -> Int {
         let lease = try await queue.lease(max: batchSize)
-        guard !lease.records.isEmpty else { return false }
+        guard !lease.records.isEmpty else { return 0 }
         var pending: [(id: Int64, sample: HeartRateSample)] = []
         for record in lease.records {
             do throws(SampleRecord.DecodingFailure) {
@@ -83,7 +93,7 @@ struct UploadService: Service {
                 await ServicePause.sleep(for: wait)
             }
         }
-        return true
+        return lease.records.count
     }
 
     /// Waits up to `limit`, probing every `probeInterval`, and ends the wait early (returning
@@ -120,7 +130,6 @@ struct UploadService: Service {
         let startedAt = Date()
         let start = ContinuousClock.now
         let delivery = await cancelWhenGracefulShutdown { await client.delivery(of: samples.map(\.sample)) }
-            ?? Delivery(outcomes: samples.map { _ in .retryLater(reason: "the gateway is shutting down") })
         let outcomes = delivery.outcomes
         let latency = ContinuousClock.now - start
         var settled: [Int64] = []

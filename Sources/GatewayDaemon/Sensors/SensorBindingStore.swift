@@ -18,8 +18,11 @@ public struct SensorBindingStore: Sendable {
         var sensors: [SensorBinding]
     }
 
+    /// The file's name in the state directory.
+    static let fileName = "sensors.json"
+
     let directory: String
-    var path: String { directory + "/sensors.json" }
+    var path: String { directory + "/" + Self.fileName }
 
     /// The store of the state directory `directory`.
     public init(directory: String) {

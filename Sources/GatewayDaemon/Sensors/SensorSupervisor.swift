@@ -143,11 +143,15 @@ public actor SensorSupervisor {
         let subscribedAt = ContinuousClock.now
         lastFrameAt = subscribedAt
         let watchdog = Task { [weak self, policy] in
+            // Sleeps until the stall deadline (the last frame plus the timeout), not in short
+            // ticks: a streaming strap costs one wake-up per stall timeout.
             while !Task.isCancelled {
-                try? await Task.sleep(for: policy.stallTimeout / 4)
-                guard let self, await self.hasStalled(policy.stallTimeout) else { continue }
-                notifications.stop()
-                return true
+                guard let left = await self?.timeLeftBeforeStall(policy.stallTimeout) else { return false }
+                if left <= .zero {
+                    notifications.stop()
+                    return true
+                }
+                try? await Task.sleep(for: left)
             }
             return false
         }
@@ -162,8 +166,8 @@ public actor SensorSupervisor {
         return subscribedAt.duration(to: .now)
     }
 
-    private func hasStalled(_ timeout: Duration) -> Bool {
-        lastFrameAt.duration(to: .now) > timeout
+    private func timeLeftBeforeStall(_ timeout: Duration) -> Duration {
+        timeout - lastFrameAt.duration(to: .now)
     }
 
     private func handle(_ frame: [UInt8]) async {
@@ -174,7 +178,7 @@ public actor SensorSupervisor {
             samples += 1
             lastMeasurement = (decoded.value, .now)
             await onSample(HeartRateSample(
-                id: UUID(), sensor: address, patientID: patientID, measurement: decoded.value, captured: captured))
+                id: UUID.random(), sensor: address, patientID: patientID, measurement: decoded.value, captured: captured))
         } catch {
             malformedFrames += 1
             onEvent(.malformedFrame(address, bytes: frame, error: error, count: malformedFrames))

@@ -48,7 +48,7 @@ struct UploadOutageTests {
         let journal = JournalLines()
         let counters = DaemonCounters()
         var service = UploadService(queue: queue, client: client, tokens: tokens, counters: counters, logger: journal.logger)
-        service.idleInterval = .milliseconds(200)
+        service.interval = .milliseconds(200)
         service.backoff = Backoff(initial: .seconds(600), maximum: .seconds(600))
         service.probeInterval = .milliseconds(200)
 

@@ -1,0 +1,85 @@
+import Foundation
+
+/// One measured run of a scenario: a fresh stage (private bus, simulated straps, simulated JHE,
+/// an enrolled state directory), the release daemon started with its default timings, a
+/// warm-up, then a window of once-a-second readings of the daemon process alone. Afterwards the
+/// straps go quiet, the queue drains and the run checks that JHE stored every accepted sample
+/// exactly once, so a cheaper daemon cannot pass by dropping work.
+struct FootprintRun: Sendable {
+    let scenario: FootprintScenario
+    let seconds: Double
+    /// Notifications delivered to the daemon inside the window.
+    let samples: Int
+    let window: FootprintWindow
+    let exactlyOnce: Bool
+    let accepted: Int
+
+    /// Measures `scenario` once, with the daemon `gateway`, over a window of `seconds` after `warmUp` seconds.
+    static func measure(_ scenario: FootprintScenario, gateway: String, seconds: Int, warmUp: Int) async throws -> FootprintRun {
+        let stage = try await DemoStage(
+            sensors: scenario.straps, interval: .milliseconds(scenario.intervalMilliseconds ?? 1000), tokenLifetime: 3600,
+            acquireNotify: scenario.acquireNotify, gateway: gateway)
+        do {
+            let run = try await measure(scenario, on: stage, seconds: seconds, warmUp: warmUp)
+            await stage.tearDown(keep: false)
+            return run
+        } catch {
+            await stage.tearDown(keep: true)
+            throw DemoFailure("\(scenario.name): \(error); files kept in \(stage.directory)")
+        }
+    }
+
+    private static func measure(_ scenario: FootprintScenario, on stage: DemoStage, seconds: Int, warmUp: Int) async throws -> FootprintRun {
+        try await stage.enrollAndBind()
+        if !scenario.notifies {
+            for strap in stage.straps { await stage.bluetoothd.setInRange(strap, false) }
+        }
+        try stage.startDaemon(uplinkInterval: nil)
+        if scenario.notifies {
+            let deadline = ContinuousClock.now + .seconds(120)
+            while stage.acceptedSamples() == 0 {
+                guard ContinuousClock.now < deadline else { throw DemoFailure("the daemon accepted no sample within 120 s") }
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        }
+        try await Task.sleep(for: .seconds(warmUp))
+        guard let pid = stage.daemon?.pid, let start = ProcessCounters(pid: pid) else { throw DemoFailure("the daemon is gone") }
+        let deliveredAtStart = await stage.notificationsDelivered()
+        let began = ContinuousClock.now
+        var window = FootprintWindow(start: start)
+        for _ in 0..<seconds {
+            try await Task.sleep(for: .seconds(1))
+            guard let reading = ProcessCounters(pid: pid) else { throw DemoFailure("the daemon ended during the window") }
+            window.add(reading)
+        }
+        let elapsed = began.duration(to: .now)
+        let samples = await stage.notificationsDelivered() - deliveredAtStart
+
+        await stage.bluetoothd.setAdapterPowered(false)
+        let drained = await stage.waitForDrain(within: .seconds(300)) {}
+        let exit = try await stage.stopDaemon()
+        let verdict = await DemoVerdict(stage: stage, drained: drained, daemonExit: exit, outageSeconds: 0, cost: nil, drain: nil)
+        return FootprintRun(
+            scenario: scenario, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+            samples: samples, window: window, exactlyOnce: verdict.exactlyOnce, accepted: verdict.accepted)
+    }
+
+    /// CPU per notification, µs; nil with no samples.
+    var cpuMicrosecondsPerSample: Double? {
+        samples > 0 ? Double(window.cpuNanoseconds) / 1e3 / Double(samples) : nil
+    }
+
+    /// CPU per second of wall time, µs.
+    var cpuMicrosecondsPerSecond: Double { Double(window.cpuNanoseconds) / 1e3 / seconds }
+
+    /// Times any thread of the daemon was put on a CPU, per second.
+    var wakeUpsPerSecond: Double { Double(window.runs) / seconds }
+
+    /// Bytes written to storage per notification; nil with no samples.
+    var bytesWrittenPerSample: Double? {
+        samples > 0 ? Double(window.writeBytes) / Double(samples) : nil
+    }
+
+    /// Bytes written to storage per second.
+    var bytesWrittenPerSecond: Double { Double(window.writeBytes) / seconds }
+}

@@ -1,0 +1,20 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The daemon running on a state directory, found through its status report: a command that
+/// made records pending behind its back (`queue retry-dead`, `import`, `release-held`) tells it
+/// to look now, rather than leave them for its next look at the queue.
+public enum RunningDaemon {
+    /// Sends SIGHUP to the daemon of `stateDirectory`. False when none runs there or it may not
+    /// be signalled (another user): it then finds the records within a minute anyway. The
+    /// process must still be `edge-gateway`, so a stale report never signals a reused pid.
+    @discardableResult
+    public static func nudge(stateDirectory: String) -> Bool {
+        guard let report = try? StatusReportFile.read(directory: stateDirectory), report.pid > 0,
+              let name = try? String(contentsOfFile: "/proc/\(report.pid)/comm", encoding: .utf8),
+              name.trimmingCharacters(in: .whitespacesAndNewlines) == "edge-gateway" else { return false }
+        return kill(report.pid, SIGHUP) == 0
+    }
+}

@@ -1,0 +1,56 @@
+@testable import GatewayDaemon
+import Foundation
+import GATTHeartRate
+import GatewayDaemonTestSupport
+import GatewayTestSupport
+import JHESimulator
+import Logging
+import OfflineQueue
+import Testing
+import Uplink
+
+/// The uploader sleeps while the queue is empty, with no timer that could find new samples
+/// in time (its re-check is an hour away here): only the intake's commit signal can make it
+/// upload within the two minutes the test waits.
+@Suite("Daemon: the uploader wakes on commits")
+struct UploadWakeTests {
+    @Test("with an empty queue the uploader sends nothing; a commit by the intake wakes it and the samples reach JHE")
+    func commitWakesTheUploader() async throws {
+        let directory = try TemporaryDirectory("upload-wake")
+        defer { directory.remove() }
+        let jhe = JHESimulator()
+        _ = try await jhe.start()
+        let transport = try AsyncHTTPTransport()
+        let store = CredentialsFileStore(directory: directory.path)
+        _ = try await Enrollment(transport: transport, store: store).enroll(invitation: await jhe.issueInvitation())
+        let queue = try OfflineQueue(path: directory.file("queue.sqlite"))
+        let held = try OfflineQueue(path: directory.file("held.sqlite"))
+        let tokens = TokenManager(store: store, transport: transport)
+        let counters = DaemonCounters()
+        let committed = ChangeSignal()
+        var uploader = UploadService(
+            queue: queue, client: JHEClient(tokens: tokens, transport: transport), tokens: tokens, counters: counters,
+            logger: Logger(label: "test"), committed: committed)
+        uploader.interval = .zero
+        uploader.recheckInterval = .seconds(3600)
+        let buffer = SampleBuffer()
+        let intake = SampleIntake(buffer: buffer, queue: queue, held: held, counters: counters, logger: Logger(label: "test"), committed: committed)
+        let uploading = Task { try await uploader.run() }
+        let storing = Task { try await intake.run() }
+
+        // The first (empty) round has run once the token state is published.
+        try await waitUntil { counters.read { $0.report(name: "t", startedAt: Date(), refreshSeconds: 5, clockSynchronized: true).uplink.tokenExpiresAt } != nil }
+        #expect(await jhe.counters.batchRequests == 0)
+        for index in 0..<3 { buffer.add(SampleFixtures.sample(index, patient: nil)) }
+        try await waitUntil(timeout: .seconds(120), polling: .milliseconds(50)) { await jhe.storedCount() == 3 }
+
+        buffer.close()
+        uploading.cancel()
+        _ = try? await uploading.value
+        _ = try? await storing.value
+        try await queue.close()
+        try await held.close()
+        await transport.shutdown()
+        await jhe.stop()
+    }
+}

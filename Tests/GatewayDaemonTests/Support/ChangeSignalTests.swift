@@ -1,0 +1,37 @@
+@testable import GatewayDaemon
+import GatewayTestSupport
+import Synchronization
+import Testing
+
+@Suite("ChangeSignal")
+struct ChangeSignalTests {
+    @Test("a raise before the wait ends the next wait at once, and many raises end only one wait")
+    func raisesCoalesce() async {
+        let signal = ChangeSignal()
+        signal.raise()
+        signal.raise()
+        await signal.wait()
+        #expect(await signal.wait(upTo: .milliseconds(20)) == false)
+    }
+
+    @Test("a raise from another thread wakes a waiting task")
+    func raiseWakesWaiter() async throws {
+        let signal = ChangeSignal()
+        let woke = Mutex(false)
+        let waiter = Task {
+            await signal.wait()
+            woke.withLock { $0 = true }
+        }
+        signal.raise()
+        try await waitUntil { woke.withLock { $0 } }
+        await waiter.value
+    }
+
+    @Test("cancelling the waiting task ends its wait without a raise")
+    func cancellationEndsWait() async {
+        let signal = ChangeSignal()
+        let waiter = Task { await signal.wait(upTo: .seconds(3600)) }
+        waiter.cancel()
+        #expect(await waiter.value == false)
+    }
+}
