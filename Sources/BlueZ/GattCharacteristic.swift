@@ -90,7 +90,8 @@ public struct GattCharacteristic: BlueZObject {
             throw BlueZError(DBusError(name: DBusError.Name.failed, message: "unexpected AcquireNotify reply"),
                              operation: "Acquire notifications of \(path.lastElement)")
         }
-        let (frames, reader) = NotificationSocketReader.start(socket: socket.duplicate(), maximumLength: max(mtu, 512))
+        let (frames, reader) = await NotificationSocketReader.start(
+            socket: socket.duplicate(), maximumLength: max(mtu, 512), on: client.connection)
         let watcher = Task {
             for await _ in ended { break }
             reader.cancel()
@@ -106,7 +107,7 @@ public struct GattCharacteristic: BlueZObject {
         let (frames, continuation) = AsyncStream<[UInt8]>.makeStream()
         // Each notification goes from the connection's thread straight into the frames stream:
         // no task in between, one hand-over per heart beat.
-        let subscription: DBusSignalSubscription
+        let subscription: DBusSubscription
         do {
             subscription = try await client.connection.subscribe(
                 matching: DBusMatchRule(

@@ -183,13 +183,13 @@ public final class DBusConnection: Sendable {
     /// costs. `deliver` must not block.
     public func subscribe(
         matching rule: DBusMatchRule, _ deliver: @escaping @Sendable (DBusMessage) -> Void, finished: @escaping @Sendable () -> Void
-    ) async throws(DBusError) -> DBusSignalSubscription {
+    ) async throws(DBusError) -> DBusSubscription {
         if let sender = rule.sender, !sender.hasPrefix(":"), sender != Self.busName {
             try await track(name: sender)
         }
         let state = state
         let id = await onLoop { _ in state.subscribe(ConnectionState.Subscriber(rule: rule, deliver: deliver, finish: finished)) }
-        let subscription = DBusSignalSubscription { [loop] in
+        let subscription = DBusSubscription { [loop] in
             loop.submit { loop in
                 state.unsubscribe(id)
                 loop.send(DBusMessage.methodCall(
@@ -204,6 +204,21 @@ public final class DBusConnection: Sendable {
             throw error
         }
         return subscription
+    }
+
+    /// Polls `descriptor` on the connection's own thread and calls `readable` there whenever it
+    /// has data; `readable` drains it without blocking and returns false once it is done (end of
+    /// file, an error). Then, or on `cancel()`, or when the connection closes, `ended` is called,
+    /// once, on that thread. For sockets a bus call hands out (BlueZ's `AcquireNotify`): their
+    /// reads share the one thread the bus already has, and wake nothing else.
+    public func watch(
+        readable descriptor: Int32, _ readable: @escaping @Sendable () -> Bool, ended: @escaping @Sendable () -> Void
+    ) async -> DBusSubscription {
+        let watch = DBusLoop.DescriptorWatch(descriptor: descriptor, readable: readable, ended: ended)
+        let id = await onLoop { loop in loop.addDescriptorWatch(watch) }
+        return DBusSubscription { [loop] in
+            loop.submit { loop in loop.removeDescriptorWatch(id) }
+        }
     }
 
     /// Each change of `name`'s owner: the new unique name, or `nil` when the name is released

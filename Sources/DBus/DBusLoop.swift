@@ -32,6 +32,16 @@ final class DBusLoop: @unchecked Sendable {
     /// Called once, on the loop thread, when the connection closes for any reason.
     var closing: (DBusLoop) -> Void = { _ in }
     private var pendingCalls: [OpaquePointer: CheckedContinuation<Result<DBusMessage, DBusError>, Never>] = [:]
+    /// Other descriptors polled on this thread (`DBusConnection.watch(readable:_:ended:)`).
+    private var descriptorWatches: [UInt64: DescriptorWatch] = [:]
+    private var nextDescriptorWatch: UInt64 = 0
+
+    /// A descriptor read on the loop thread: `readable` drains it and says whether to go on.
+    struct DescriptorWatch {
+        let descriptor: Int32
+        let readable: @Sendable () -> Bool
+        let ended: @Sendable () -> Void
+    }
 
     init() {
         var fds: [Int32] = [-1, -1]
@@ -145,6 +155,7 @@ final class DBusLoop: @unchecked Sendable {
         guard !isClosed else { return }
         isClosed = true
         closing(self)
+        for id in Array(descriptorWatches.keys) { removeDescriptorWatch(id) }
         for (pending, continuation) in pendingCalls {
             dbus_pending_call_cancel(pending)
             dbus_pending_call_unref(pending)
@@ -152,6 +163,22 @@ final class DBusLoop: @unchecked Sendable {
         }
         pendingCalls.removeAll()
         if let connection { dbus_connection_close(connection) }
+    }
+
+    /// Starts polling `watch`'s descriptor; returns its id. Loop thread only.
+    func addDescriptorWatch(_ watch: DescriptorWatch) -> UInt64 {
+        guard !isClosed else {
+            watch.ended()
+            return 0
+        }
+        nextDescriptorWatch += 1
+        descriptorWatches[nextDescriptorWatch] = watch
+        return nextDescriptorWatch
+    }
+
+    /// Stops polling a descriptor and calls its `ended` (once). Loop thread only.
+    func removeDescriptorWatch(_ id: UInt64) {
+        descriptorWatches.removeValue(forKey: id)?.ended()
     }
 
     // MARK: The loop
@@ -215,6 +242,10 @@ final class DBusLoop: @unchecked Sendable {
             descriptors.append(pollfd(fd: dbus_watch_get_unix_fd(watch), events: events, revents: 0))
             polled.append(watch)
         }
+        let extra = descriptorWatches.map { ($0.key, $0.value.readable) }
+        for (id, _) in extra {
+            descriptors.append(pollfd(fd: descriptorWatches[id]!.descriptor, events: Int16(POLLIN), revents: 0))
+        }
         let now = ContinuousClock.now
         let nearest = timeouts.compactMap(\.deadline).min()
         let waitMilliseconds: Int32 = nearest.map { deadline in
@@ -233,6 +264,9 @@ final class DBusLoop: @unchecked Sendable {
                 if revents & Int16(POLLERR) != 0 { flags |= DBUS_WATCH_ERROR.rawValue }
                 if revents & Int16(POLLHUP) != 0 { flags |= DBUS_WATCH_HANGUP.rawValue }
                 dbus_watch_handle(watch, flags)
+            }
+            for (offset, (id, readable)) in extra.enumerated() where descriptors[1 + polled.count + offset].revents != 0 {
+                if descriptorWatches[id] != nil && !readable() { removeDescriptorWatch(id) }
             }
         }
         let after = ContinuousClock.now

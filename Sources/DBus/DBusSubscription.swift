@@ -1,0 +1,21 @@
+import Synchronization
+
+/// A live subscription on a connection: signals from `subscribe(matching:_:finished:)`, or a
+/// descriptor from `watch(readable:_:ended:)`. Cancelling ends it once: a second cancel does
+/// nothing (the bus counts match rules, so removing one twice could remove another
+/// subscriber's).
+public final class DBusSubscription: Sendable {
+    private let cancelHandler: Mutex<(@Sendable () -> Void)?>
+
+    init(cancel: @escaping @Sendable () -> Void) {
+        cancelHandler = Mutex(cancel)
+    }
+
+    /// Ends the subscription.
+    public func cancel() {
+        cancelHandler.withLock { handler in
+            defer { handler = nil }
+            return handler
+        }?()
+    }
+}

@@ -1,0 +1,68 @@
+import DBus
+import GatewayTestSupport
+import Synchronization
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Sockets read on the connection's own thread (how `AcquireNotify` sockets are read).
+@Suite("D-Bus connection: descriptors polled on its thread")
+struct DescriptorWatchTests {
+    /// What a watch saw: packets read, and how many times it ended.
+    final class Seen: Sendable {
+        let packets = Mutex<[[UInt8]]>([])
+        let ends = Mutex(0)
+    }
+
+    static func socketPair() throws -> (Int32, Int32) {
+        var pair: [Int32] = [-1, -1]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue), 0, &pair) == 0)
+        _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
+        return (pair[0], pair[1])
+    }
+
+    static func watch(_ reader: Int32, on connection: DBusConnection, seen: Seen) async -> DBusSubscription {
+        await connection.watch(
+            readable: reader,
+            {
+                var buffer = [UInt8](repeating: 0, count: 64)
+                while true {
+                    let count = recv(reader, &buffer, buffer.count, 0)
+                    if count > 0 { seen.packets.withLock { $0.append(Array(buffer.prefix(count))) } } else { return count < 0 && errno == EAGAIN }
+                }
+            },
+            ended: { seen.ends.withLock { $0 += 1 } })
+    }
+
+    @Test("packets are read in order as they arrive; the peer closing ends the watch once")
+    func readsUntilPeerCloses() async throws {
+        let fixture = try await BusFixture.start()
+        let (reader, writer) = try Self.socketPair()
+        defer { close(reader) }
+        let seen = Seen()
+        _ = await Self.watch(reader, on: fixture.client, seen: seen)
+        for index in 0..<20 {
+            var packet: [UInt8] = [UInt8(index), 0x48]
+            #expect(send(writer, &packet, packet.count, 0) == 2)
+        }
+        try await waitUntil { seen.packets.withLock { $0.count } == 20 }
+        #expect(seen.packets.withLock { $0 } == (0..<20).map { [UInt8($0), 0x48] })
+        close(writer)
+        try await waitUntil { seen.ends.withLock { $0 } == 1 }
+    }
+
+    @Test("cancelling ends the watch once, however often it is cancelled, and the connection still works")
+    func cancelEndsOnce() async throws {
+        let fixture = try await BusFixture.start()
+        let (reader, writer) = try Self.socketPair()
+        defer { close(reader); close(writer) }
+        let seen = Seen()
+        let watch = await Self.watch(reader, on: fixture.client, seen: seen)
+        watch.cancel()
+        watch.cancel()
+        try await waitUntil { seen.ends.withLock { $0 } == 1 }
+        #expect(try await fixture.client.nameOwner(of: "org.freedesktop.DBus") != nil)
+        #expect(seen.ends.withLock { $0 } == 1)
+    }
+}
