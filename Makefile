@@ -77,7 +77,7 @@ fuzz:
 		-rss_limit_mb=4096 -artifact_prefix=.build-fuzz/uplink- $(FUZZ_CORPUS)-uplink Fuzz/uplink-seeds
 
 ## bench: release-build benchmarks (edge-gateway-bench: decode, notify, dbus, uplink, queue),
-## then the daemon end to end (bench-daemon). Figures and methods: docs/PERFORMANCE.md.
+## then the daemon's footprint as shipped (bench-footprint) and end to end (bench-daemon). Figures and methods: docs/PERFORMANCE.md.
 ## The queue bench is shortened (QUEUE_BENCH_SECONDS simulated seconds, QUEUE_BENCH_BACKLOGS).
 QUEUE_BENCH_SECONDS  ?= 600
 QUEUE_BENCH_BACKLOGS ?= 1000,100000,1000000
@@ -85,6 +85,7 @@ bench: deps
 	$(SWIFT) build -c release --product edge-gateway-bench
 	QUEUE_BENCH_SECONDS=$(QUEUE_BENCH_SECONDS) QUEUE_BENCH_BACKLOGS=$(QUEUE_BENCH_BACKLOGS) \
 		"$$($(SWIFT) build -c release --show-bin-path)/edge-gateway-bench"
+	$(MAKE) --no-print-directory bench-footprint
 	$(MAKE) --no-print-directory bench-daemon
 
 ## bench-daemon: the release daemon between simulated straps and JHE (edge-gateway-lab demo): CPU per

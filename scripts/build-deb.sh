@@ -80,7 +80,7 @@ mkdir -p "$work/source/debian"
 printf 'Source: edge-gateway\n\nPackage: edge-gateway\nArchitecture: any\n' > "$work/source/debian/control"
 shlibs=$(cd "$work/source" && dpkg-shlibdeps -O -e "$root/usr/bin/edge-gateway" 2>"$work/shlibdeps.log") \
   || { cat "$work/shlibdeps.log" >&2; fail "dpkg-shlibdeps could not work out the shared-library dependencies"; }
-depends="${shlibs#shlibs:Depends=}, bluez, dbus, systemd"
+depends="${shlibs#shlibs:Depends=}, bluez, dbus, systemd, procps"
 
 install -d -m 0755 "$root/DEBIAN"
 cat > "$root/DEBIAN/control" <<EOF

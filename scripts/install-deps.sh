@@ -13,6 +13,7 @@ packages=(
   python3-dbus python3-gi libglib2.0-bin systemd   # other D-Bus clients (python-dbus, gdbus, busctl) in compatibility tests
   ca-certificates
   dpkg-dev           # dpkg-shlibdeps: the .deb's Depends: (make deb and its tests)
+  procps             # kill(1), the unit's ExecReload (systemd-analyze verify checks it exists)
   "$@"
 )
 

@@ -114,20 +114,25 @@ final class DemoStage: @unchecked Sendable {
         await queueStats().map { $0.pending + $0.leased }
     }
 
-    /// Waits (up to `timeout`) until the straps have gone quiet (the daemon's latest status
-    /// report is older than its shortest rewrite gap, so no figure moved since, and every sample
-    /// received was accepted) and the queue has nothing left that JHE does not have; calls
-    /// `tick` once a second while it waits.
+    /// Waits (up to `timeout`) until the straps have gone quiet and the queue has nothing left
+    /// that JHE does not have; calls `tick` once a second while it waits. Quiet: every sample
+    /// received was accepted, and either the latest status report is older than the daemon's
+    /// shortest rewrite gap (it rewrites on change, so nothing moved since) or two successive
+    /// reports show the same count (a daemon that rewrites on a timer, such as earlier builds
+    /// measured with `footprint --gateway`).
     func waitForDrain(within timeout: Duration, tick: () async -> Void) async -> Bool {
         let deadline = ContinuousClock.now + timeout
+        var previous: (written: Date, received: Int)?
         while ContinuousClock.now < deadline {
             if let report = statusReport(), let left = await backlog() {
                 let received = report.sensors.reduce(0) { $0 + $1.samplesReceived }
                 let accepted = report.sensors.reduce(0) { $0 + $1.samplesAccepted }
-                let quiet = Date().timeIntervalSince(report.writtenAt) > 6
+                let unchanged = previous.map { $0.written < report.writtenAt && $0.received == received } ?? false
+                let quiet = unchanged || Date().timeIntervalSince(report.writtenAt) > 6
                 if quiet, received == accepted, left == 0, await jhe.storedCount() >= accepted {
                     return true
                 }
+                if previous?.written != report.writtenAt { previous = (report.writtenAt, received) }
             }
             try? await Task.sleep(for: .seconds(1))
             await tick()

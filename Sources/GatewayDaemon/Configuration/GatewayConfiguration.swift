@@ -55,7 +55,7 @@ public struct GatewayConfiguration: Sendable, Equatable {
         public var fhirPath: String?
         /// Entries per Bundle.
         var batchSize = 100
-        /// How often the uploader looks for pending samples when the last round found none.
+        /// How long the uploader gathers samples into one round (unless a full batch waits).
         var interval: Duration = .seconds(10)
         /// `every-sample`, or a window such as `60s`, `5m`.
         var resolution = "every-sample"

@@ -7,8 +7,9 @@ import Uplink
 
 /// The uploader loop: leases the oldest pending samples, hands them to JHE, and settles each
 /// record by its outcome. It gathers samples for `interval` into one round (at once while full
-/// batches wait) and sleeps while the queue is empty, until a commit raises `committed`. The only feedback in the data path is here: a record leaves the queue
-/// when JHE has it (201, or 409 for a re-sent one).
+/// batches wait) and sleeps while the queue is empty, until a commit raises `committed`. The
+/// only feedback in the data path is here: a record leaves the queue when JHE has it (201, or
+/// 409 for a re-sent one).
 ///
 /// A round keeps its samples until every one is settled, retrying the unsettled ones with a
 /// growing pause, so an outage never reorders the backlog: it drains in capture order. This is

@@ -58,7 +58,7 @@ struct DebianPackageTests {
         #expect(info.standardOutput.contains("Package: edge-gateway"))
         #expect(info.standardOutput.contains("Version: 0.1.0+git"))
         let depends = try #require(info.outputLines.first { $0.hasPrefix(" Depends: ") })
-        for dependency in ["libc6 (>=", "libdbus-1-3 (>=", "bluez", "systemd"] {
+        for dependency in ["libc6 (>=", "libdbus-1-3 (>=", "bluez", "systemd", "procps"] {
             #expect(depends.contains(dependency), "\(depends)")
         }
         for script in ["postinst", "prerm", "postrm", "conffiles", "md5sums"] {

@@ -40,6 +40,9 @@ struct SystemdUnitTests {
                 at: URL(fileURLWithPath: "/lib/systemd/system/\(target)").resolvingSymlinksInPath(),
                 to: URL(fileURLWithPath: "\(targets)/\(target)"))
         }
+        // ExecReload's kill(1), from procps, which the .deb depends on.
+        try FileManager.default.createDirectory(atPath: root + "/bin", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: "/bin/kill", toPath: root + "/bin/kill")
         let result = try await DeployTree.run(
             "systemd-analyze", ["verify", "--root=\(root)", root + "/usr/lib/systemd/system/edge-gateway.service"])
         #expect(result.status == 0)

@@ -37,17 +37,11 @@ struct UploadOutageTests {
     func outageIsReportedAndEndsPromptly() async throws {
         let directory = try TemporaryDirectory("upload-outage")
         defer { directory.remove() }
-        let jhe = JHESimulator()
-        _ = try await jhe.start()
-        let transport = try AsyncHTTPTransport()
-        let store = CredentialsFileStore(directory: directory.path)
-        _ = try await Enrollment(transport: transport, store: store).enroll(invitation: await jhe.issueInvitation())
-        let queue = try OfflineQueue(path: directory.file("queue.sqlite"))
-        let tokens = TokenManager(store: store, transport: transport)
-        let client = JHEClient(tokens: tokens, transport: transport)
+        let uplink = try await EnrolledUplink.start(in: directory.path)
+        let (jhe, queue) = (uplink.jhe, uplink.queue)
         let journal = JournalLines()
         let counters = DaemonCounters()
-        var service = UploadService(queue: queue, client: client, tokens: tokens, counters: counters, logger: journal.logger)
+        var service = UploadService(queue: queue, client: uplink.client, tokens: uplink.tokens, counters: counters, logger: journal.logger)
         service.interval = .milliseconds(200)
         service.backoff = Backoff(initial: .seconds(600), maximum: .seconds(600))
         service.probeInterval = .milliseconds(200)
@@ -80,8 +74,6 @@ struct UploadOutageTests {
 
         uploader.cancel()
         _ = try? await uploader.value
-        try await queue.close()
-        await transport.shutdown()
-        await jhe.stop()
+        try await uplink.stop()
     }
 }

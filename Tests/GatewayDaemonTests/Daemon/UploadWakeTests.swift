@@ -18,19 +18,13 @@ struct UploadWakeTests {
     func commitWakesTheUploader() async throws {
         let directory = try TemporaryDirectory("upload-wake")
         defer { directory.remove() }
-        let jhe = JHESimulator()
-        _ = try await jhe.start()
-        let transport = try AsyncHTTPTransport()
-        let store = CredentialsFileStore(directory: directory.path)
-        _ = try await Enrollment(transport: transport, store: store).enroll(invitation: await jhe.issueInvitation())
-        let queue = try OfflineQueue(path: directory.file("queue.sqlite"))
+        let uplink = try await EnrolledUplink.start(in: directory.path)
+        let (jhe, queue) = (uplink.jhe, uplink.queue)
         let held = try OfflineQueue(path: directory.file("held.sqlite"))
-        let tokens = TokenManager(store: store, transport: transport)
         let counters = DaemonCounters()
         let committed = ChangeSignal()
         var uploader = UploadService(
-            queue: queue, client: JHEClient(tokens: tokens, transport: transport), tokens: tokens, counters: counters,
-            logger: Logger(label: "test"), committed: committed)
+            queue: queue, client: uplink.client, tokens: uplink.tokens, counters: counters, logger: Logger(label: "test"), committed: committed)
         uploader.interval = .zero
         uploader.recheckInterval = .seconds(3600)
         let buffer = SampleBuffer()
@@ -48,9 +42,7 @@ struct UploadWakeTests {
         uploading.cancel()
         _ = try? await uploading.value
         _ = try? await storing.value
-        try await queue.close()
         try await held.close()
-        await transport.shutdown()
-        await jhe.stop()
+        try await uplink.stop()
     }
 }

@@ -1,0 +1,31 @@
+import JHESimulator
+import OfflineQueue
+import Uplink
+
+/// An enrolled uplink for the uploader's tests: a running JHE simulator, the credentials of an
+/// enrolment with it in `directory`, a queue there, and the client the uploader uses.
+struct EnrolledUplink {
+    let jhe: JHESimulator
+    let transport: AsyncHTTPTransport
+    let queue: OfflineQueue
+    let tokens: TokenManager
+    let client: JHEClient
+
+    static func start(in directory: String) async throws -> EnrolledUplink {
+        let jhe = JHESimulator()
+        _ = try await jhe.start()
+        let transport = try AsyncHTTPTransport()
+        let store = CredentialsFileStore(directory: directory)
+        _ = try await Enrollment(transport: transport, store: store).enroll(invitation: await jhe.issueInvitation())
+        let tokens = TokenManager(store: store, transport: transport)
+        return EnrolledUplink(
+            jhe: jhe, transport: transport, queue: try OfflineQueue(path: directory + "/queue.sqlite"), tokens: tokens,
+            client: JHEClient(tokens: tokens, transport: transport))
+    }
+
+    func stop() async throws {
+        try await queue.close()
+        await transport.shutdown()
+        await jhe.stop()
+    }
+}
