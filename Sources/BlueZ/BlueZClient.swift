@@ -32,7 +32,15 @@ public actor BlueZClient {
     /// Mirrors bluetoothd over an existing connection.
     public static func start(on connection: DBusConnection) async throws(DBusError) -> BlueZClient {
         let client = BlueZClient(connection: connection)
-        let signals = try await connection.signals(matching: DBusMatchRule(sender: BlueZName.service))
+        let (signals, continuation) = AsyncStream<DBusMessage>.makeStream()
+        // Notifications (a characteristic's new `Value`, ten times a second per strap) are left
+        // on the connection's thread: they go to their own subscriber alone. Mirroring them
+        // would wake this client, and publishing them every strap's event streams, per beat.
+        let subscription = try await connection.subscribe(
+            matching: DBusMatchRule(sender: BlueZName.service),
+            { signal in if !isNotification(signal) { continuation.yield(signal) } },
+            finished: { continuation.finish() })
+        continuation.onTermination = { _ in subscription.cancel() }
         let owners = try await connection.nameOwnerChanges(of: BlueZName.service)
         await client.watch(signals: signals, owners: owners)
         if try await connection.nameOwner(of: BlueZName.service) != nil {
@@ -130,10 +138,6 @@ public actor BlueZClient {
             guard let path = signal.path, signal.body.count >= 2, let interface = signal.body[0].string,
                   let changed = signal.body[1].stringDictionary?.mapValues(\.unwrapped)
             else { return }
-            // A notification (a characteristic's new `Value`, ten times a second per strap) goes
-            // to its subscriber alone: mirroring and publishing it would wake every event
-            // stream of every strap for each heart beat.
-            if interface == BlueZName.gattCharacteristic && changed.keys.allSatisfy({ $0 == "Value" }) { return }
             if objects[path]?[interface] != nil {
                 objects[path]?[interface]?.merge(changed) { _, new in new }
                 for name in signal.body.count > 2 ? signal.body[2].strings ?? [] : [] {
@@ -144,6 +148,15 @@ public actor BlueZClient {
         default:
             break
         }
+    }
+
+    /// Whether `signal` is a notification: a `PropertiesChanged` of a GATT characteristic that
+    /// changes its `Value` and nothing else.
+    private static func isNotification(_ signal: DBusMessage) -> Bool {
+        guard signal.member == "PropertiesChanged", signal.interface == BlueZName.properties, signal.body.count >= 2,
+              signal.body[0].string == BlueZName.gattCharacteristic, let changed = signal.body[1].stringDictionary
+        else { return false }
+        return changed.keys.allSatisfy { $0 == "Value" }
     }
 
     private static func interfaces(from value: DBusValue) -> [String: [String: DBusValue]] {

@@ -153,7 +153,7 @@ enum DBusMessageCodec {
         }
         var message = DBusMessage(
             kind: kind,
-            path: dbus_message_get_path(c).flatMap { DBusObjectPath(String(cString: $0)) },
+            path: dbus_message_get_path(c).map { DBusObjectPath(receivedFromLibdbus: String(cString: $0)) },
             interface: dbus_message_get_interface(c).map { String(cString: $0) },
             member: dbus_message_get_member(c).map { String(cString: $0) },
             errorName: dbus_message_get_error_name(c).map { String(cString: $0) },
@@ -185,7 +185,7 @@ enum DBusMessageCodec {
         case DBusTypeCode.uint64: return .uint64(basic(&iterator, UInt64(0)))
         case DBusTypeCode.double: return .double(basic(&iterator, Double(0)))
         case DBusTypeCode.string: return .string(string(&iterator))
-        case DBusTypeCode.objectPath: return .objectPath(DBusObjectPath(string(&iterator)) ?? .root)
+        case DBusTypeCode.objectPath: return .objectPath(DBusObjectPath(receivedFromLibdbus: string(&iterator)))
         case DBusTypeCode.signature: return .signature(DBusSignature(unchecked: string(&iterator)))
         case DBusTypeCode.unixFD: return .unixFD(DBusFileDescriptor(takingOwnershipOf: basic(&iterator, Int32(-1))))
         case DBusTypeCode.variant:

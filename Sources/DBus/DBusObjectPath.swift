@@ -14,6 +14,12 @@ public struct DBusObjectPath: Hashable, Sendable, Comparable, CustomStringConver
         rawValue = text
     }
 
+    /// A path libdbus has already checked: it validates every message it receives, so the paths
+    /// read back from one need not be checked again (a check per signal, at hundreds a second).
+    init(receivedFromLibdbus text: String) {
+        rawValue = text
+    }
+
     /// A literal path; a malformed literal is a programming error.
     public init(stringLiteral value: String) {
         guard let path = DBusObjectPath(value) else { preconditionFailure("invalid object path literal \(value)") }
