@@ -26,13 +26,15 @@ struct ProcessUsage: Sendable {
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }
         cpuSeconds = (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
-        residentBytes = Self.kilobytes("VmRSS:", in: status) * 1024
-        peakResidentBytes = Self.kilobytes("VmHWM:", in: status) * 1024
+        residentBytes = Self.field("VmRSS:", in: status) * 1024
+        peakResidentBytes = Self.field("VmHWM:", in: status) * 1024
         openFileDescriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0
     }
 
-    private static func kilobytes(_ key: String, in status: String) -> Int {
-        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(key) }) else { return 0 }
+    /// The number after `key` in a `/proc` file of `key: value` lines (`VmRSS:`, `write_bytes:`);
+    /// 0 when absent.
+    static func field(_ key: String, in text: String) -> Int {
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(key) }) else { return 0 }
         return Int(line.dropFirst(key.count).split(whereSeparator: \.isWhitespace).first ?? "") ?? 0
     }
 }

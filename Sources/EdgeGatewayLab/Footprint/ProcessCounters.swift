@@ -25,12 +25,7 @@ struct ProcessCounters: Sendable {
             if fields.count >= 3 { threads[tid] = (fields[0], fields[2]) }
         }
         self.threads = threads
-        writeBytes = Self.value("write_bytes:", in: io)
-        residentBytes = Self.value("VmRSS:", in: status) * 1024
-    }
-
-    private static func value(_ key: String, in text: String) -> UInt64 {
-        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(key) }) else { return 0 }
-        return UInt64(line.dropFirst(key.count).split(whereSeparator: \.isWhitespace).first ?? "") ?? 0
+        writeBytes = UInt64(ProcessUsage.field("write_bytes:", in: io))
+        residentBytes = UInt64(ProcessUsage.field("VmRSS:", in: status)) * 1024
     }
 }

@@ -27,6 +27,10 @@ public struct Gateway {
 
     /// Opens the state, runs until a termination signal, and closes the state cleanly.
     public func run() async throws {
+        // SIGHUP means "look again" (ReloadSignal), never "terminate": ignored from the start,
+        // so one sent by `queue retry-dead` before the service group traps it cannot kill the
+        // daemon. The trap still receives it (a Dispatch signal source works on ignored signals).
+        signal(SIGHUP, SIG_IGN)
         try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let queue = try openQueue("queue.sqlite")
         let held = try openQueue(HeldSamples.fileName, evictByAge: false)

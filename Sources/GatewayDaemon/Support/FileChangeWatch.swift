@@ -41,12 +41,13 @@ final class FileChangeWatch: @unchecked Sendable {
         var names: [String] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         let header = MemoryLayout<inotify_event>.size
+        let lengthOffset = MemoryLayout<inotify_event>.offset(of: \.len)!
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             guard count > 0 else { return names }
             var offset = 0
             while offset + header <= count {
-                let length = buffer.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self)) }
+                let length = buffer.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: offset + lengthOffset, as: UInt32.self)) }
                 let end = min(offset + header + length, count)
                 let name = buffer[(offset + header)..<end].prefix { $0 != 0 }
                 names.append(String(decoding: name, as: UTF8.self))

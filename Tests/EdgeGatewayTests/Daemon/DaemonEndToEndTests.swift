@@ -43,6 +43,9 @@ struct DaemonEndToEndTests {
         ])
         let first = try receiver.receive()
         #expect(first.contains("READY=1") && first.contains("WATCHDOG=1") && first.contains("STATUS="))
+        // SIGHUP (`systemctl reload`, `queue retry-dead`) means "look again": the daemon goes on
+        // and exits 0 below.
+        daemon.signal(SIGHUP)
         let second = fixture.straps[1]
         let paired = try await fixture.command(["pair", second.description, "--patient", String(JHESimulator.defaultPatientID)])
         #expect(paired.status == 0, "\(paired.standardError)")
