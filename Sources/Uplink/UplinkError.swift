@@ -30,6 +30,7 @@ public struct UplinkError: Error, Sendable, Equatable, CustomStringConvertible {
         case unauthorized = "uplink.unauthorized"
         case invalidCAFile = "uplink.invalid-ca-file"
         case serverMoved = "uplink.server-moved"
+        case unencodableValue = "uplink.unencodable-value"
     }
 
     /// What kind of failure.

@@ -18,14 +18,9 @@ public struct UploadEncoder: Sendable {
 
     /// Patient, device, resolution and datasheets.
     public let configuration: EncoderConfiguration
-    /// One JSON encoder for every point and Bundle (it is thread-safe, and costly to create).
-    private let json: JSONEncoder
-
     /// An encoder for one enrolment.
     public init(configuration: EncoderConfiguration) {
         self.configuration = configuration
-        json = JSONEncoder()
-        json.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
     }
 
     /// Encodes samples in order. Unless the options keep them, samples whose strap reported no
@@ -51,8 +46,10 @@ public struct UploadEncoder: Sendable {
     }
 
     /// The JSON body of `POST /FHIR/R5/` for these Observations.
-    public func bundleData(_ observations: [FHIRObservation]) throws -> Data {
-        try json.encode(FHIRBatchBundle(observations: observations))
+    public func bundleData(_ observations: [FHIRObservation]) throws(UplinkError) -> Data {
+        var json = JSONBytes(capacity: 1_200 * observations.count + 64)
+        try FHIRBatchBundle(observations: observations).write(to: &json)
+        return Data(json.bytes)
     }
 
     private func heartRateItem(_ sample: HeartRateSample) throws -> EncodedUpload.Item {
@@ -111,17 +108,18 @@ public struct UploadEncoder: Sendable {
             modality: "sensed", externalDatasheets: configuration.options.datasheet(for: sensor))
     }
 
-    private func makeObservation<Body>(
+    private func makeObservation<Body: JSONWritable>(
         _ point: OMHDataPoint<Body>, uuid: UUID, schema: OMHSchemaID, display: String,
         patient: String?, effective: String
     ) throws -> FHIRObservation {
-        let json = ASCIIJSON.escapingNonASCII(try json.encode(point))
+        var json = JSONBytes(asciiOnly: true)
+        try point.write(to: &json)
         return FHIRObservation(
             identifier: [FHIRIdentifier(system: Self.identifierSystem, value: "urn:uuid:" + uuid.uuidString.lowercased())],
             code: FHIRCodeableConcept(coding: [FHIRCoding(system: Self.omhSystem, code: schema.code, display: display)]),
             subject: FHIRReference(reference: "Patient/" + (patient ?? configuration.defaultPatientID)),
             device: FHIRReference(reference: "Device/" + configuration.deviceID),
             effectiveDateTime: effective,
-            valueAttachment: FHIRAttachment(contentType: "application/json", data: json.base64EncodedString()))
+            valueAttachment: FHIRAttachment(contentType: "application/json", data: Data(json.bytes).base64EncodedString()))
     }
 }
