@@ -1,5 +1,3 @@
-import TOMLKit
-
 /// The TOML text of a configuration file turned into settings, refusing what is not valid
 /// TOML, a section or key the gateway does not know, and a section that is not a table.
 /// Values are not checked here (that is each key's job, the same for file and environment).
@@ -8,22 +6,19 @@ enum ConfigurationDocument {
     static func settings(in text: String, path: String) throws(ConfigurationError) -> [ConfigurationSetting] {
         let root: TOMLTable
         do {
-            root = try TOMLTable(string: text)
-        } catch let error as TOMLParseError {
-            let start = error.source.begin
-            throw ConfigurationError(.invalidTOML, "\(path):\(start.line):\(start.column): not valid TOML: \(error.description)")
+            root = try TOMLParser.parse(text)
         } catch {
-            throw ConfigurationError(.invalidTOML, "\(path): not valid TOML: \(error)")
+            throw ConfigurationError(.invalidTOML, "\(path):\(error.line):\(error.column): not valid TOML: \(error.message)")
         }
         let known = ConfigurationSchema.sections.map { "[\($0)]" }.joined(separator: ", ")
         for name in root.keys.sorted() where !ConfigurationSchema.sections.contains(name) {
-            let what = root[name]?.table == nil ? "key \(name) outside any section" : "section [\(name)]"
+            let what = if case .table? = root[name] { "section [\(name)]" } else { "key \(name) outside any section" }
             throw ConfigurationError(.unknownSection, "\(path): unknown \(what); the sections are \(known)")
         }
         var settings: [ConfigurationSetting] = []
         for section in ConfigurationSchema.sections {
             guard let entry = root[section] else { continue }
-            guard let table = entry.table else {
+            guard case .table(let table) = entry else {
                 throw ConfigurationError(.wrongType, "\(path): [\(section)] must be a section (a table), not \(value(entry).found ?? "a value")")
             }
             let keys = ConfigurationSchema.keys(in: section)
@@ -41,20 +36,13 @@ enum ConfigurationDocument {
     }
 
     /// A TOML value as a ``ConfigurationValue``: the three types keys take, or what else it is.
-    private static func value(_ entry: any TOMLValueConvertible) -> ConfigurationValue {
-        if let text = entry.string { return .string(text) }
-        if let number = entry.int { return .integer(number) }
-        if let flag = entry.bool { return .boolean(flag) }
-        let found: String = switch entry.type {
-        case .double: "a floating-point number"
-        case .array: "an array"
-        case .table: "a table"
-        case .date: "a date"
-        case .time: "a time"
-        case .dateTime: "a date-time"
-        default: "a \(entry.type)"
+    private static func value(_ entry: TOMLValue) -> ConfigurationValue {
+        switch entry {
+        case .string(let text): .string(text)
+        case .integer(let number): .integer(number)
+        case .boolean(let flag): .boolean(flag)
+        case .table: .mistyped(text: "{ … }", found: "a table")
+        case .other(let text, let kind): .mistyped(text: text, found: kind.rawValue)
         }
-        let text = entry.type == .table ? "{ … }" : entry.tomlValue.debugDescription
-        return .mistyped(text: text, found: found)
     }
 }

@@ -35,7 +35,7 @@ struct ConfigurationErrorTests {
         Case(text: "[uplink]\nrr_intervals = \"yes\"\n", code: .wrongType,
              message: "/cfg/gateway.toml: [uplink] rr_intervals = \"yes\" is a string, not a boolean; expected true or false"),
         Case(text: "[bluetooth]\nadapter = [\"hci0\"]\n", code: .wrongType,
-             message: "/cfg/gateway.toml: [bluetooth] adapter = [ 'hci0' ] is an array, not a string; expected a BlueZ adapter name hciN, such as hci0"),
+             message: "/cfg/gateway.toml: [bluetooth] adapter = [\"hci0\"] is an array, not a string; expected a BlueZ adapter name hciN, such as hci0"),
         Case(text: "[uplink]\nbatch_size = 0\n", code: .invalidValue,
              message: "/cfg/gateway.toml: [uplink] batch_size = 0 is not allowed; expected a whole number of entries from 1 to 1000"),
         Case(text: "[queue]\nmax_bytes = -1\n", code: .invalidValue,
@@ -80,10 +80,10 @@ struct ConfigurationErrorTests {
     @Test("text that is not TOML is reported with the file, line and column")
     func notTOML() {
         let text = "[uplink]\nbatch_size = 100\nbatch_size = 50\n"
-        #expect(throws: ConfigurationError(.invalidTOML, "/cfg/gateway.toml:3:14: not valid TOML: Error while parsing key-value pair: cannot redefine existing integer 'batch_size'")) {
+        #expect(throws: ConfigurationError(.invalidTOML, "/cfg/gateway.toml:3:1: not valid TOML: key batch_size is defined twice")) {
             try ConfigurationLoader.load(text: text, path: Self.path, environment: [:])
         }
-        #expect(throws: ConfigurationError(.invalidTOML, "/cfg/gateway.toml:1:8: not valid TOML: Error while parsing table header: expected ']', saw '\\n'")) {
+        #expect(throws: ConfigurationError(.invalidTOML, "/cfg/gateway.toml:1:8: not valid TOML: expected ] to close the table header, found the end of the line")) {
             try ConfigurationLoader.load(text: "[uplink\n", path: Self.path, environment: [:])
         }
     }
