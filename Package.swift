@@ -15,7 +15,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
-        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -32,11 +31,12 @@ let package = Package(
         .target(name: "DBus", dependencies: ["CBlueZ"]),
         .target(name: "BlueZ", dependencies: ["DBus"]),
         .systemLibrary(name: "CLinux"),
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "BlueZSimulator", dependencies: ["BlueZ", "DBus", "GATTHeartRate"]),
         .target(
             name: "OfflineQueue",
             dependencies: [
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "CSQLite",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -137,7 +137,7 @@ let package = Package(
         ),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "BlueZSimulator", "GatewayTestSupport"]),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "DBus", "BlueZSimulator", "GatewayTestSupport"]),
-        .testTarget(name: "OfflineQueueTests", dependencies: ["OfflineQueue", "GatewayTestSupport"]),
+        .testTarget(name: "OfflineQueueTests", dependencies: ["OfflineQueue", "GatewayTestSupport"], exclude: ["Fixtures"]),
         .testTarget(
             name: "UplinkTests",
             dependencies: ["Uplink", "JHESimulator", "GATTHeartRate", "GatewayTestSupport"],

@@ -1,5 +1,3 @@
-import GRDB
-
 /// The bounds (`max_records`, `max_bytes`, `max_age`) and how they are enforced: the oldest
 /// *pending* records go first (leased ones are in flight and stay), and every eviction is
 /// counted per stream in the `evictions` table inside the same transaction, so the count is as
@@ -21,7 +19,7 @@ struct EvictionPolicy {
     }
 
     /// Evicts until the bounds hold (as far as pending records allow); returns counts per stream.
-    func enforce(_ db: Database, now: Int64, totals: inout LiveTotals) throws -> [String: Int] {
+    func enforce(_ db: SQLiteConnection, now: Int64, totals: inout LiveTotals) throws -> [String: Int] {
         var evicted: [String: Int] = [:]
         let cutoff = now - maxAgeNanoseconds
         // One row says whether anything is too old; only then read the front in chunks.
@@ -45,23 +43,25 @@ struct EvictionPolicy {
             try Self.remove(excess, in: db, evicted: &evicted, totals: &totals)
         }
         for (stream, count) in evicted {
-            try db.execute(sql: """
+            try db.execute("""
                 INSERT INTO evictions (stream, count) VALUES (?, ?)
                 ON CONFLICT (stream) DO UPDATE SET count = count + excluded.count
-                """, arguments: [stream, count])
+                """, [.text(stream), .integer(Int64(count))])
         }
         return evicted
     }
 
     /// The first `limit` records no lease holds, in queue order.
-    private static func front(_ db: Database, limit: Int) throws -> [Front] {
-        try Row.fetchAll(db, sql: """
+    private static func front(_ db: SQLiteConnection, limit: Int) throws -> [Front] {
+        try db.rows("""
             SELECT t.id, s.key, length(t.payload), t.capture_time FROM records t JOIN streams s ON s.id = t.stream
             WHERE \(QueueSchema.unleased) ORDER BY t.id LIMIT ?
-            """, arguments: [limit]).map { Front(id: $0[0], stream: $0[1], bytes: $0[2], captureTime: $0[3]) }
+            """, [.integer(Int64(limit))]).map { row throws(SQLiteError) in
+            Front(id: try row.int64(0), stream: try row.text(1), bytes: try row.int64(2), captureTime: try row.int64(3))
+        }
     }
 
-    private static func remove(_ records: [Front], in db: Database, evicted: inout [String: Int], totals: inout LiveTotals) throws {
+    private static func remove(_ records: [Front], in db: SQLiteConnection, evicted: inout [String: Int], totals: inout LiveTotals) throws {
         guard !records.isEmpty else { return }
         try RecordIDs.delete(records.map(\.id), from: "records", in: db)
         for record in records {

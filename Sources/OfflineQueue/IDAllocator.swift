@@ -1,5 +1,3 @@
-import GRDB
-
 /// Hands out record ids that are never reused, even after every record was acknowledged and
 /// the process restarted (a plain rowid would reuse the highest one, so a late ack could delete
 /// a new record). Ids are reserved durably in blocks, so the reservation row is written once
@@ -11,18 +9,18 @@ struct IDAllocator {
     private var limit: Int64
 
     /// Starts after everything that may have been handed out before.
-    static func load(_ db: Database) throws -> IDAllocator {
-        let limit = try Int64.fetchOne(db, sql: "SELECT next_limit FROM id_allocation") ?? 1
+    static func load(_ db: SQLiteConnection) throws(SQLiteError) -> IDAllocator {
+        let limit = try db.row("SELECT next_limit FROM id_allocation")?.int64(0) ?? 1
         return IDAllocator(next: limit, limit: limit)
     }
 
     /// Reserves `count` consecutive ids inside the caller's transaction; returns the first.
-    mutating func allocate(_ count: Int, in db: Database) throws -> Int64 {
+    mutating func allocate(_ count: Int, in db: SQLiteConnection) throws(SQLiteError) -> Int64 {
         let first = next
         next += Int64(count)
         if next > limit {
             limit = next + Self.blockSize
-            try db.execute(sql: "UPDATE id_allocation SET next_limit = ?", arguments: [limit])
+            try db.execute("UPDATE id_allocation SET next_limit = ?", [.integer(limit)])
         }
         return first
     }

@@ -1,5 +1,3 @@
-import GRDB
-
 /// Count and payload bytes of live (pending + leased) records, kept in memory by the writer so
 /// the bounds can be checked at every commit without an O(backlog) `count(*)`.
 ///
@@ -12,19 +10,21 @@ struct LiveTotals: Equatable {
     private var dataVersion: Int
 
     /// Counts the table; O(backlog), done at open and after another process wrote.
-    static func load(_ db: Database) throws -> LiveTotals {
-        let row = try Row.fetchOne(db, sql: "SELECT count(*), coalesce(sum(length(payload)), 0) FROM records")
-        let version = try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
-        return LiveTotals(count: row?[0] ?? 0, bytes: row?[1] ?? 0, dataVersion: version)
+    static func load(_ db: SQLiteConnection) throws(SQLiteError) -> LiveTotals {
+        let row = try db.row("SELECT count(*), coalesce(sum(length(payload)), 0) FROM records")
+        return LiveTotals(count: try row?.int(0) ?? 0, bytes: try row?.int64(1) ?? 0, dataVersion: try dataVersion(db))
     }
 
     /// Recounts if another connection committed since the last look, and says whether it did.
     /// Call inside a write transaction so the count matches what the transaction sees.
-    mutating func refreshIfChanged(_ db: Database) throws -> Bool {
-        let version = try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
-        guard version != dataVersion else { return false }
+    mutating func refreshIfChanged(_ db: SQLiteConnection) throws(SQLiteError) -> Bool {
+        guard try Self.dataVersion(db) != dataVersion else { return false }
         self = try Self.load(db)
         return true
+    }
+
+    private static func dataVersion(_ db: SQLiteConnection) throws(SQLiteError) -> Int {
+        try db.row("PRAGMA data_version")?.int(0) ?? 0
     }
 
     /// Accounts for records added (positive) or removed (negative).

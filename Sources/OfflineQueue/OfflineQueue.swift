@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// A durable store-and-forward queue of opaque records in one SQLite file.
 ///
@@ -14,19 +13,17 @@ public final class OfflineQueue: Sendable {
     public let path: String
     /// Set when the file was unusable at open and was replaced by a fresh queue.
     public let recovery: RecoveryReport?
-    private let pool: DatabasePool
     private let writer: QueueWriter
     private let clock: any QueueClock
 
     /// Opens the queue at `path`. With `.owner` it is created if missing, checked, and replaced
     /// (see ``recovery``) if damaged; with `.attach` it must exist and is used as it is.
     public init(path: String, access: QueueAccess = .owner, configuration: QueueConfiguration = QueueConfiguration()) throws {
-        let (pool, recovery) = try QueueDatabase.open(path: path, access: access, configuration: configuration)
+        let (connection, recovery) = try QueueDatabase.open(path: path, access: access, configuration: configuration)
         self.path = path
         self.recovery = recovery
-        self.pool = pool
         self.clock = configuration.clock
-        self.writer = QueueWriter(pool: pool, path: path, configuration: configuration)
+        self.writer = QueueWriter(connection: connection, path: path, configuration: configuration)
     }
 
     /// Appends one record; returns its id once it is accepted (its group commit is durable).
@@ -73,7 +70,6 @@ public final class OfflineQueue: Sendable {
     /// Flushes and closes; later calls fail with ``QueueError/Code/closed``.
     public func close() async throws {
         await writer.close()
-        try pool.close()
     }
 
     /// Counts and sizes, read from the file (so they include other processes' changes); costs
@@ -102,7 +98,13 @@ public final class OfflineQueue: Sendable {
     /// limit (`PRAGMA max_page_count`) to make the disk look full.
     func onWriterConnection(_ sql: String) async throws -> [String] {
         try await consuming { writer in
-            try writer.pool.writeWithoutTransaction { db in try String.fetchAll(db, sql: sql) }
+            try writer.connection.rows(sql, keep: false).map { row in
+                switch row.values.first {
+                case .integer(let value)?: String(value)
+                case .text(let value)?: value
+                default: "\(row.values)"
+                }
+            }
         }
     }
 
@@ -114,9 +116,11 @@ public final class OfflineQueue: Sendable {
         }
     }
 
-    private func reading<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    /// Reads on the writer's connection: reads are rare (operator commands), so a second
+    /// connection, with its own page cache, would cost more memory than it saves waiting.
+    private func reading<T: Sendable>(_ body: @Sendable (SQLiteConnection) throws -> T) async throws -> T {
         do {
-            return try await pool.read(body)
+            return try await writer.read(body)
         } catch {
             throw QueueError.reading(error, path: path)
         }

@@ -1,5 +1,5 @@
+import CSQLite
 import Foundation
-import GRDB
 import Logging
 
 /// Opens the SQLite file behind a queue: pragmas for durability and low write amplification,
@@ -15,7 +15,7 @@ enum QueueDatabase {
     /// Opens (and for `.owner`, checks and if need be replaces) the file at `path`.
     static func open(
         path: String, access: QueueAccess, configuration: QueueConfiguration
-    ) throws -> (DatabasePool, RecoveryReport?) {
+    ) throws -> (SQLiteConnection, RecoveryReport?) {
         switch access {
         case .attach:
             guard FileManager.default.fileExists(atPath: path) else {
@@ -58,54 +58,42 @@ enum QueueDatabase {
     /// permission, read-only or I/O problem is `inaccessible` (the operator must fix the file
     /// or the disk; moving it aside would only hide its records), anything else `openFailed`.
     private static func unopenable(_ path: String, _ error: any Error) -> QueueError {
-        guard let database = error as? DatabaseError else {
+        if let queueError = error as? QueueError { return queueError }
+        guard let database = error as? SQLiteError,
+              [SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY, SQLITE_AUTH, SQLITE_IOERR].contains(database.code) else {
             return QueueError(.openFailed, "cannot open the queue \(path): \(error)")
         }
-        let name: String
-        switch database.resultCode {
-        case .SQLITE_CANTOPEN: name = "SQLITE_CANTOPEN"
-        case .SQLITE_PERM: name = "SQLITE_PERM"
-        case .SQLITE_READONLY: name = "SQLITE_READONLY"
-        case .SQLITE_AUTH: name = "SQLITE_AUTH"
-        case .SQLITE_IOERR: name = "SQLITE_IOERR"
-        default: return QueueError(.openFailed, "cannot open the queue \(path): \(error)")
-        }
-        return QueueError(.inaccessible, "cannot open the queue \(path): \(database.message ?? "SQLite error") (\(name)); nothing was moved aside, the file is not damaged. Check that the file and its directory belong to the daemon's user and are writable (with the .deb: chown -R edge-gateway: /var/lib/edge-gateway), that the file system is mounted read-write, and the kernel log for disk errors")
+        return QueueError(.inaccessible, "cannot open the queue \(path): \(database.message) (\(database.codeName)); nothing was moved aside, the file is not damaged. Check that the file and its directory belong to the daemon's user and are writable (with the .deb: chown -R edge-gateway: /var/lib/edge-gateway), that the file system is mounted read-write, and the kernel log for disk errors")
     }
 
-    /// Opens the pool, sets the writer pragmas, optionally runs `quick_check`, and migrates.
-    private static func openPrepared(path: String, pageSize: Int, check: Bool) throws -> DatabasePool {
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(30)
-        configuration.maximumReaderCount = 2
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA page_size = \(pageSize)")
-        }
+    /// Opens the connection, sets WAL and the durability pragmas, optionally runs
+    /// `quick_check`, and migrates.
+    private static func openPrepared(path: String, pageSize: Int, check: Bool) throws -> SQLiteConnection {
         // A new file is created 0600 here, before SQLite would create it by the umask; its -wal
         // and -shm take the same mode. Samples are health data (docs/SECURITY.md).
         let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if descriptor >= 0 { close(descriptor) }
-        let pool = try DatabasePool(path: path, configuration: configuration)
+        let connection = try SQLiteConnection(path: path)
         do {
-            try pool.writeWithoutTransaction { db in
-                // GRDB sets synchronous = NORMAL when it enables WAL: FULL makes a commit
-                // survive power loss, which is what "accepted" promises.
-                try db.execute(sql: """
-                    PRAGMA synchronous = FULL;
-                    PRAGMA wal_autocheckpoint = \(autocheckpointBytes / pageSize);
-                    PRAGMA journal_size_limit = \(journalSizeLimit);
-                    """)
-                if check {
-                    let problems = try String.fetchAll(db, sql: "PRAGMA quick_check")
-                    guard problems == ["ok"] else { throw IntegrityProblem(findings: problems) }
-                }
+            // The page size only takes on a new file, before WAL; synchronous = FULL makes a
+            // commit survive power loss, which is what "accepted" promises.
+            try connection.execute(script: """
+                PRAGMA page_size = \(pageSize);
+                PRAGMA journal_mode = WAL;
+                PRAGMA synchronous = FULL;
+                PRAGMA wal_autocheckpoint = \(autocheckpointBytes / pageSize);
+                PRAGMA journal_size_limit = \(journalSizeLimit);
+                """)
+            if check {
+                let problems = try connection.rows("PRAGMA quick_check", keep: false).map { try $0.text(0) }
+                guard problems == ["ok"] else { throw IntegrityProblem(findings: problems) }
             }
-            try QueueSchema.migrator.migrate(pool)
+            try QueueSchema.migrator.migrate(connection)
         } catch {
-            try? pool.close()
+            connection.close()
             throw error
         }
-        return pool
+        return connection
     }
 
     /// Errors that mean the file's contents are damaged: SQLite says so (`SQLITE_CORRUPT`,
@@ -113,8 +101,8 @@ enum QueueDatabase {
     /// or lock error says nothing about the contents, so it never moves a file aside.
     static func isDamage(_ error: any Error) -> Bool {
         if error is IntegrityProblem { return true }
-        guard let database = error as? DatabaseError else { return false }
-        return database.resultCode == .SQLITE_CORRUPT || database.resultCode == .SQLITE_NOTADB
+        guard let database = error as? SQLiteError else { return false }
+        return database.code == SQLITE_CORRUPT || database.code == SQLITE_NOTADB
     }
 
     /// Renames the database and its side files to `<name>.corrupt-<UTC time>`.

@@ -1,4 +1,4 @@
-import GRDB
+import CSQLite
 
 /// What went wrong with the queue, with a stable `code` for scripts and metrics and a message
 /// saying what happened, to which file, and what an operator can do.
@@ -43,8 +43,8 @@ public struct QueueError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Classifies an error thrown by SQLite while writing `path`.
     static func writing(_ error: any Error, path: String) -> QueueError {
         if let queueError = error as? QueueError { return queueError }
-        if let database = error as? DatabaseError, database.resultCode == .SQLITE_FULL {
-            return QueueError(.storageFull, "no space left to write the queue \(path) (\(database.message ?? "SQLITE_FULL")); records stay in memory and commits are retried; free disk space or lower max_bytes")
+        if let database = error as? SQLiteError, database.code == SQLITE_FULL {
+            return QueueError(.storageFull, "no space left to write the queue \(path) (\(database.message)); records stay in memory and commits are retried; free disk space or lower max_bytes")
         }
         return QueueError(.writeFailed, "writing the queue \(path) failed: \(error)")
     }

@@ -1,23 +1,23 @@
-import GRDB
-
 /// Read-only queries behind ``OfflineQueue/stats()`` and the listing functions.
 enum QueueReport {
     /// Counts by state (a lapsed lease counts as pending), evictions, and the oldest pending
     /// age. Only the `leases` rows are visited, plus the first unleased record; `live` supplies
     /// the total so the backlog is not counted.
-    static func stats(_ db: Database, now: Int64, live: LiveTotals) throws -> QueueStats {
-        let leases = try Row.fetchOne(db, sql: """
-            SELECT count(*), coalesce(sum(l.expiry <= ?), 0), min(CASE WHEN l.expiry <= ? THEN t.capture_time END)
+    static func stats(_ db: SQLiteConnection, now: Int64, live: LiveTotals) throws(SQLiteError) -> QueueStats {
+        let leases = try db.row("""
+            SELECT count(*), coalesce(sum(l.expiry <= ?1), 0), min(CASE WHEN l.expiry <= ?1 THEN t.capture_time END)
             FROM leases l JOIN records t ON t.id = l.id
-            """, arguments: [now, now])
-        let leased: Int = leases?[0] ?? 0, lapsed: Int = leases?[1] ?? 0
-        let firstUnleased = try Int64.fetchOne(db, sql: """
+            """, [.integer(now)])
+        let leased = try leases?.int(0) ?? 0, lapsed = try leases?.int(1) ?? 0
+        let firstUnleased = try db.row("""
             SELECT capture_time FROM records t WHERE \(QueueSchema.unleased) ORDER BY id LIMIT 1
-            """)
-        let oldest = [firstUnleased, leases?[2]].compactMap { $0 }.min()
-        let dead = try Int.fetchOne(db, sql: "SELECT count(*) FROM dead_letters") ?? 0
-        let byStream = try Row.fetchAll(db, sql: "SELECT stream, count FROM evictions")
-            .reduce(into: [String: Int]()) { $0[$1[0]] = $1[1] }
+            """)?.int64(0)
+        let oldest = [firstUnleased, try leases?.optionalInt64(2)].compactMap { $0 }.min()
+        let dead = try db.row("SELECT count(*) FROM dead_letters")?.int(0) ?? 0
+        var byStream: [String: Int] = [:]
+        for row in try db.rows("SELECT stream, count FROM evictions") {
+            byStream[try row.text(0)] = try row.int(1)
+        }
         return QueueStats(
             pending: live.count - leased + lapsed, leased: leased - lapsed, dead: dead,
             evicted: byStream.values.reduce(0, +), evictedByStream: byStream,
@@ -25,18 +25,18 @@ enum QueueReport {
             databaseBytes: 0, unflushed: 0, storageFault: nil)
     }
 
-    static func deadLetters(_ db: Database, limit: Int) throws -> [DeadLetter] {
-        try Row.fetchAll(db, sql: """
+    static func deadLetters(_ db: SQLiteConnection, limit: Int) throws(SQLiteError) -> [DeadLetter] {
+        try db.rows("""
             \(QueuedRecord.selection(from: "dead_letters", extraColumns: "reason, rejected_at"))
             ORDER BY rejected_at, t.id LIMIT ?
-            """, arguments: [limit]).map { row in
-            DeadLetter(record: QueuedRecord(row: row), reason: row[5], rejectedAt: row[6])
+            """, [.integer(Int64(limit))]).map { row throws(SQLiteError) in
+            DeadLetter(record: try QueuedRecord(row: row), reason: try row.text(5), rejectedAt: try row.int64(6))
         }
     }
 
-    static func records(_ db: Database, after id: Int64, limit: Int) throws -> [QueuedRecord] {
-        try Row.fetchAll(db, sql: """
+    static func records(_ db: SQLiteConnection, after id: Int64, limit: Int) throws(SQLiteError) -> [QueuedRecord] {
+        try db.rows("""
             \(QueuedRecord.selection(from: "records")) WHERE t.id > ? ORDER BY t.id LIMIT ?
-            """, arguments: [id, limit]).map(QueuedRecord.init(row:))
+            """, [.integer(id), .integer(Int64(limit))]).map(QueuedRecord.init(row:))
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// Imports what can still be read from a moved-aside queue file into a live queue.
 ///
@@ -34,8 +33,8 @@ public enum QueueSalvage {
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         var report = Report()
         let database = try scratchCopy(of: file, in: scratch, report: &report)
-        let streams = try readable(file) { try database.read(streamKeys) }
-        report.deadLettersLeft = try? await database.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM dead_letters") }
+        let streams = try readable(file) { try streamKeys(database) }
+        report.deadLettersLeft = try? database.row("SELECT count(*) FROM dead_letters")?.int(0)
         // Ids start at 1. After damage that stops a read, seek ever further past the last id
         // read (1, 2, 4 … ids on), which steps over a bad leaf page and its neighbours.
         var after: Int64 = 0
@@ -59,13 +58,13 @@ public enum QueueSalvage {
             guard !overflow, step < 1 << 48 else { break }
             after = next
         }
-        try? database.close()
+        database.close()
         try file.markImported()
         return report
     }
 
     /// Copies the database and its WAL into `scratch`, restores a damaged header, and opens it.
-    private static func scratchCopy(of file: MovedAsideQueue, in scratch: String, report: inout Report) throws -> DatabaseQueue {
+    private static func scratchCopy(of file: MovedAsideQueue, in scratch: String, report: inout Report) throws -> SQLiteConnection {
         let copy = scratch + "/salvage.sqlite"
         do {
             try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
@@ -81,7 +80,7 @@ public enum QueueSalvage {
         } catch {
             throw QueueError(.writeFailed, "cannot make a scratch copy of \(file.path) in \(scratch): \(error); free some space on that file system and try again")
         }
-        return try readable(file) { try DatabaseQueue(path: copy) }
+        return try readable(file) { try SQLiteConnection(path: copy) }
     }
 
     /// Runs `body`, turning a failure into "nothing in the file can be read".
@@ -95,12 +94,11 @@ public enum QueueSalvage {
 
     /// The stream keys by id (schema v2 keeps them in `streams`), as far as they can be read;
     /// nil for a v1 file, whose records hold their keys themselves.
-    private static func streamKeys(_ db: Database) throws -> [Int64: String]? {
-        guard try db.tableExists("streams") else { return nil }
+    private static func streamKeys(_ db: SQLiteConnection) throws -> [Int64: String]? {
+        guard try db.row("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'streams'") != nil else { return nil }
         var keys: [Int64: String] = [:]
         do {
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, key FROM streams")
-            while let row = try rows.next() { keys[row[0]] = row[1] }
+            try db.forEachRow("SELECT id, key FROM streams") { row throws(SQLiteError) in keys[try row.int64(0)] = try row.text(1) }
         } catch {
             // A damaged streams table costs the keys, not the records: see `streamKey`.
         }
@@ -109,28 +107,29 @@ public enum QueueSalvage {
 
     /// A record's stream key; one whose key was lost to damage gets `salvaged-<id>`, which
     /// still keeps its records apart from the others' for eviction counts.
-    private static func streamKey(_ stored: DatabaseValue, streams: [Int64: String]?) -> String {
-        guard let streams else { return String.fromDatabaseValue(stored) ?? "salvaged" }
-        let id = Int64.fromDatabaseValue(stored)
-        return id.flatMap { streams[$0] } ?? "salvaged-\(id.map(String.init) ?? "?")"
+    private static func streamKey(_ stored: SQLiteValue, streams: [Int64: String]?) -> String {
+        switch (stored, streams) {
+        case (.text(let key), nil): key
+        case (_, nil): "salvaged"
+        case (.integer(let id), let streams?): streams[id] ?? "salvaged-\(id)"
+        default: "salvaged-?"
+        }
     }
 
     /// Up to `chunkSize` records with ids above `after`, as far as the file can be read: the
     /// records read, the last id read, and the error that stopped the read, if one did.
     private static func readChunk(
-        _ database: DatabaseQueue, after: Int64, streams: [Int64: String]?
+        _ database: SQLiteConnection, after: Int64, streams: [Int64: String]?
     ) -> (records: [NewRecord], lastID: Int64?, failure: (any Error)?) {
         let sql = "SELECT id, stream, capture_time, version, payload FROM records WHERE id > ? ORDER BY id LIMIT ?"
         var records: [NewRecord] = []
         var lastID: Int64?
         do {
-            try database.read { db in
-                let rows = try Row.fetchCursor(db, sql: sql, arguments: [after, chunkSize])
-                while let row = try rows.next() {
-                    records.append(NewRecord(
-                        payload: row[4], stream: streamKey(row[1], streams: streams), captureTime: row[2], version: row[3]))
-                    lastID = row[0]
-                }
+            try database.forEachRow(sql, [.integer(after), .integer(Int64(chunkSize))]) { row throws(SQLiteError) in
+                records.append(NewRecord(
+                    payload: try row.data(4), stream: streamKey(row.values[1], streams: streams),
+                    captureTime: try row.int64(2), version: try row.int(3)))
+                lastID = try row.int64(0)
             }
         } catch {
             return (records, lastID, error)

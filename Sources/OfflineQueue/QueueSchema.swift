@@ -1,7 +1,6 @@
-import GRDB
-
-/// The queue's tables, created and upgraded only through GRDB's migrator so every file knows
-/// which schema version it has.
+/// The queue's tables, created and upgraded only through the migrator so every file knows
+/// which schema version it has (in `grdb_migrations`, the table GRDB's migrator kept when the
+/// queue was built on GRDB).
 ///
 /// Schema v2 is shaped by what an SD card pays per record (see docs/PERFORMANCE.md):
 /// - `records` holds live records, keyed by id. Ids are handed out in capture order within each
@@ -17,10 +16,9 @@ enum QueueSchema {
     /// A condition on `records t` true for records no lease holds (not even a lapsed one).
     static let unleased = "NOT EXISTS (SELECT 1 FROM leases l WHERE l.id = t.id)"
 
-    static var migrator: DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
+    static var migrator: SchemaMigrator {
+        var migrator = SchemaMigrator()
+        migrator.register("v1", script: """
                 CREATE TABLE records (
                     id INTEGER PRIMARY KEY,
                     stream TEXT NOT NULL,
@@ -50,11 +48,9 @@ enum QueueSchema {
                 );
                 INSERT INTO id_allocation (singleton, next_limit) VALUES (0, 1);
                 """)
-        }
-        migrator.registerMigration("v2") { db in
-            // Records keep their ids, so a v1 backlog drains in the order it was accepted;
-            // leases carry over with their expiries.
-            try db.execute(sql: """
+        // v2: records keep their ids, so a v1 backlog drains in the order it was accepted;
+        // leases carry over with their expiries.
+        migrator.register("v2", script: """
                 CREATE TABLE streams (
                     id INTEGER PRIMARY KEY,
                     key TEXT NOT NULL UNIQUE
@@ -94,7 +90,6 @@ enum QueueSchema {
                 DROP TABLE dead_letters;
                 ALTER TABLE dead_letters_v2 RENAME TO dead_letters;
                 """)
-        }
         return migrator
     }
 }

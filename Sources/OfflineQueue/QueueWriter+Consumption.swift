@@ -1,5 +1,3 @@
-import GRDB
-
 /// The consumer side of the writer: leases, acknowledgements and the dead-letter table.
 extension QueueWriter {
     /// Drops lapsed leases, then leases up to `max` unleased records from the front of the
@@ -8,13 +6,12 @@ extension QueueWriter {
         let now = configuration.clock.nanosecondsSince1970()
         let expiry = now + Self.nanoseconds(configuration.leaseDuration)
         return try transaction { db, _, _ in
-            try db.execute(sql: "DELETE FROM leases WHERE expiry <= ?", arguments: [now])
-            let records = try Row.fetchAll(db, sql: """
+            try db.execute("DELETE FROM leases WHERE expiry <= ?", [.integer(now)])
+            let records = try db.rows("""
                 \(QueuedRecord.selection(from: "records")) WHERE \(QueueSchema.unleased) ORDER BY t.id LIMIT ?
-                """, arguments: [Swift.max(0, limit)]).map(QueuedRecord.init(row:))
-            let insert = try db.cachedStatement(sql: "INSERT INTO leases (id, expiry) VALUES (?, ?)")
+                """, [.integer(Int64(Swift.max(0, limit)))]).map(QueuedRecord.init(row:))
             for record in records {
-                try insert.execute(arguments: [record.id, expiry])
+                try db.execute("INSERT INTO leases (id, expiry) VALUES (?, ?)", [.integer(record.id), .integer(expiry)])
             }
             return Lease(records: records, expiresAt: expiry)
         }
@@ -35,7 +32,7 @@ extension QueueWriter {
                 INSERT INTO dead_letters (id, stream, capture_time, version, reason, rejected_at, payload)
                 SELECT id, stream, capture_time, version, ?, ?, payload FROM records WHERE id IN (?IDS?)
                 RETURNING id
-                """, leading: [reason, now], ids: ids, in: db)
+                """, leading: [.text(reason), .integer(now)], ids: ids, in: db)
             return try Self.remove(ids, in: db, totals: &totals)
         }
     }
@@ -44,23 +41,22 @@ extension QueueWriter {
     func retryDead(_ filter: DeadLetterFilter) throws -> Int {
         try transaction { db, totals, _ in
             let condition = "(?1 IS NULL OR instr(reason, ?1) > 0)"
-            try db.execute(sql: """
+            let reason: SQLiteValue = filter.reasonContains.map(SQLiteValue.text) ?? .null
+            try db.execute("""
                 INSERT INTO records (id, stream, capture_time, version, payload)
                 SELECT id, stream, capture_time, version, payload FROM dead_letters WHERE \(condition)
-                """, arguments: [filter.reasonContains])
-            let moved = try Row.fetchAll(
-                db, sql: "DELETE FROM dead_letters WHERE \(condition) RETURNING length(payload)",
-                arguments: [filter.reasonContains])
-            totals.add(count: moved.count, bytes: moved.reduce(Int64(0)) { $0 + ($1[0] as Int64) })
+                """, [reason])
+            let moved = try db.rows("DELETE FROM dead_letters WHERE \(condition) RETURNING length(payload)", [reason])
+            totals.add(count: moved.count, bytes: try moved.reduce(Int64(0)) { $0 + (try $1.int64(0)) })
             return moved.count
         }
     }
 
     /// Deletes records and their leases.
-    private static func remove(_ ids: [Int64], in db: Database, totals: inout LiveTotals) throws -> Int {
+    private static func remove(_ ids: [Int64], in db: SQLiteConnection, totals: inout LiveTotals) throws -> Int {
         let removed = try RecordIDs.fetch("DELETE FROM records WHERE id IN (?IDS?) RETURNING length(payload)", ids: ids, in: db)
         try RecordIDs.delete(ids, from: "leases", in: db)
-        totals.add(count: -removed.count, bytes: -removed.reduce(Int64(0)) { $0 + ($1[0] as Int64) })
+        totals.add(count: -removed.count, bytes: -(try removed.reduce(Int64(0)) { $0 + (try $1.int64(0)) }))
         return removed.count
     }
 }

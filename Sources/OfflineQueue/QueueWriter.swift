@@ -1,10 +1,9 @@
-import GRDB
 import Logging
 
 /// The one writer of a queue file: every change goes through this actor, which batches appends
 /// into group commits and keeps the in-memory totals and id allocator in step with the file.
 ///
-/// Writes run synchronously on the actor (GRDB's blocking `write`), so no other actor method
+/// Writes run synchronously on the actor (SQLite's blocking calls), so no other actor method
 /// can interleave with a half-done commit; the cost is that a commit's `fsync` occupies one
 /// cooperative thread while it runs.
 actor QueueWriter {
@@ -13,7 +12,7 @@ actor QueueWriter {
         let continuation: CheckedContinuation<[Int64], any Error>
     }
 
-    let pool: DatabasePool
+    let connection: SQLiteConnection
     let path: String
     let configuration: QueueConfiguration
     private let eviction: EvictionPolicy
@@ -28,8 +27,8 @@ actor QueueWriter {
     private var evictedInEpisode: Int?
     private var closed = false
 
-    init(pool: DatabasePool, path: String, configuration: QueueConfiguration) {
-        self.pool = pool
+    init(connection: sending SQLiteConnection, path: String, configuration: QueueConfiguration) {
+        self.connection = connection
         self.path = path
         self.configuration = configuration
         self.eviction = EvictionPolicy(
@@ -71,27 +70,27 @@ actor QueueWriter {
         for entry in waiting { entry.continuation.resume(throwing: error) }
         waiting = []
         waitingCount = 0
+        connection.close()
+    }
+
+    /// Runs `body` on the connection outside any write transaction (a read of its own).
+    func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        guard !closed else { throw QueueError(.closed, "the queue \(path) is closed") }
+        return try connection.transaction(.deferred) { try body(connection) }
     }
 
     /// Runs `body` in an immediate transaction with up-to-date totals and allocator, keeping
     /// their changes only if the transaction commits.
-    func transaction<T>(_ body: (Database, inout LiveTotals, inout IDAllocator) throws -> T) throws -> T {
+    func transaction<T>(_ body: (SQLiteConnection, inout LiveTotals, inout IDAllocator) throws -> T) throws -> T {
         guard !closed else { throw QueueError(.closed, "the queue \(path) is closed") }
-        var newTotals = totals
-        var newAllocator = allocator
-        let result = try pool.writeWithoutTransaction { db -> T in
-            var result: T?
-            try db.inTransaction(.immediate) {
-                var currentTotals = try newTotals ?? LiveTotals.load(db)
-                let foreignChange = try currentTotals.refreshIfChanged(db)
-                // After another process wrote, restart from its reservation so ids stay unique.
-                var currentAllocator = try (foreignChange ? nil : newAllocator) ?? IDAllocator.load(db)
-                result = try body(db, &currentTotals, &currentAllocator)
-                newTotals = currentTotals
-                newAllocator = currentAllocator
-                return .commit
-            }
-            return result!
+        let (result, newTotals, newAllocator) = try connection.transaction(.immediate) {
+            let db = connection
+            var currentTotals = try totals ?? LiveTotals.load(db)
+            let foreignChange = try currentTotals.refreshIfChanged(db)
+            // After another process wrote, restart from its reservation so ids stay unique.
+            var currentAllocator = try (foreignChange ? nil : allocator) ?? IDAllocator.load(db)
+            let result = try body(db, &currentTotals, &currentAllocator)
+            return (result, currentTotals, currentAllocator)
         }
         totals = newTotals
         allocator = newAllocator
@@ -103,22 +102,15 @@ actor QueueWriter {
     /// lease counts describe the same moment without counting the whole backlog.
     func stats(now: Int64) throws -> QueueStats {
         guard !closed else { throw QueueError(.closed, "the queue \(path) is closed") }
-        var current = totals
-        var foreignChange = false
-        var stats: QueueStats?
-        try pool.writeWithoutTransaction { db in
-            try db.inTransaction(.deferred) {
-                var live = try current ?? LiveTotals.load(db)
-                foreignChange = try live.refreshIfChanged(db)
-                stats = try QueueReport.stats(db, now: now, live: live)
-                current = live
-                return .commit
-            }
+        let (stats, live, foreignChange) = try connection.transaction(.deferred) {
+            var live = try totals ?? LiveTotals.load(connection)
+            let foreignChange = try live.refreshIfChanged(connection)
+            return (try QueueReport.stats(connection, now: now, live: live), live, foreignChange)
         }
-        totals = current
+        totals = live
         // The allocator must re-read the reservation another process may have moved.
         if foreignChange { allocator = nil }
-        var result = stats!
+        var result = stats
         (result.unflushed, result.storageFault) = (waitingCount, storageFault)
         return result
     }
@@ -165,7 +157,7 @@ actor QueueWriter {
     /// caller's ids in the order it gave its records.
     private static func insert(
         _ batches: [[NewRecord]], streamIDs: [String: Int64],
-        allocator: inout IDAllocator, totals: inout LiveTotals, in db: Database
+        allocator: inout IDAllocator, totals: inout LiveTotals, in db: SQLiteConnection
     ) throws -> [[Int64]] {
         let positions = batches.indices.flatMap { entry in batches[entry].indices.map { (entry, $0) } }
         let ordered = positions.enumerated().sorted { lhs, rhs in
@@ -175,10 +167,12 @@ actor QueueWriter {
         var ids = batches.map { [Int64](repeating: 0, count: $0.count) }
         var id = try allocator.allocate(positions.count, in: db)
         var bytes: Int64 = 0
-        let insert = try db.cachedStatement(sql: "INSERT INTO records (id, stream, capture_time, version, payload) VALUES (?, ?, ?, ?, ?)")
         for (_, (entry, index)) in ordered {
             let record = batches[entry][index]
-            try insert.execute(arguments: [id, streamIDs[record.stream], record.captureTime, record.version, record.payload])
+            try db.execute("INSERT INTO records (id, stream, capture_time, version, payload) VALUES (?, ?, ?, ?, ?)", [
+                .integer(id), streamIDs[record.stream].map(SQLiteValue.integer) ?? .null, .integer(record.captureTime),
+                .integer(Int64(record.version)), .blob(Array(record.payload)),
+            ])
             ids[entry][index] = id
             id += 1
             bytes += Int64(record.payload.count)

@@ -1,6 +1,4 @@
 import Foundation
-import GRDB
-
 /// A record as stored, with the id the queue gave it when its batch committed. Leases,
 /// acknowledgements and rejections name records by this id.
 public struct QueuedRecord: Sendable, Hashable {
@@ -25,8 +23,10 @@ public struct QueuedRecord: Sendable, Hashable {
     }
 
     /// Reads the columns `id, stream key, capture_time, version, payload` in that order.
-    init(row: Row) {
-        self.init(id: row[0], payload: row[4], stream: row[1], captureTime: row[2], version: row[3])
+    init(row: SQLiteRow) throws(SQLiteError) {
+        self.init(
+            id: try row.int64(0), payload: try row.data(4), stream: try row.text(1), captureTime: try row.int64(2),
+            version: try row.int(3))
     }
 
     /// `SELECT` of the columns ``init(row:)`` reads (then `extraColumns`) from `table` (aliased

@@ -1,5 +1,3 @@
-import GRDB
-
 /// Maps stream keys (a sensor's address, say) to the small integers `records` stores instead,
 /// so each record carries one or two bytes rather than the whole key.
 ///
@@ -10,11 +8,11 @@ struct StreamKeys {
 
     /// The id of every key in `keys`, adding the new ones inside the caller's transaction.
     /// Returns every mapping known after the call; pass it to ``remember(_:)`` once it commits.
-    func ids(for keys: some Sequence<String>, in db: Database) throws -> [String: Int64] {
+    func ids(for keys: some Sequence<String>, in db: SQLiteConnection) throws(SQLiteError) -> [String: Int64] {
         var found = known
         for key in keys where found[key] == nil {
-            try db.execute(sql: "INSERT INTO streams (key) VALUES (?) ON CONFLICT (key) DO NOTHING", arguments: [key])
-            found[key] = try Int64.fetchOne(db, sql: "SELECT id FROM streams WHERE key = ?", arguments: [key])
+            try db.execute("INSERT INTO streams (key) VALUES (?) ON CONFLICT (key) DO NOTHING", [.text(key)])
+            found[key] = try db.row("SELECT id FROM streams WHERE key = ?", [.text(key)])?.int64(0)
         }
         return found
     }

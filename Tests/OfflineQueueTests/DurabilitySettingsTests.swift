@@ -4,7 +4,7 @@ import Testing
 /// The settings that make "accepted" mean "on disk" (architecture.md, durability contract).
 @Suite("OfflineQueue durability settings")
 struct DurabilitySettingsTests {
-    @Test("the writer connection runs WAL with synchronous=FULL, not GRDB's NORMAL")
+    @Test("the connection runs WAL with synchronous=FULL (not the NORMAL usual with WAL), as owner and when attached")
     func synchronousFull() async throws {
         let fixture = try QueueFixture()
         defer { fixture.directory.remove() }
