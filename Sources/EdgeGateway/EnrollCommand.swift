@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GatewayCommandLine
 import GatewayDaemon
 import Uplink
@@ -108,7 +112,7 @@ struct EnrollCommand: AsyncParsableCommand {
     }
 
     private func fail(_ error: UplinkError) -> ExitCode {
-        FileHandle.standardError.write(Data("edge-gateway enroll: \(error)\n".utf8))
+        StandardError.writeLine("edge-gateway enroll: \(error)")
         switch error.code {
         case .invalidInvitation, .unsupportedInvitationFormat, .invalidBaseURL, .insecureURL: return ExitStatus.dataError
         default: return ExitCode(1)

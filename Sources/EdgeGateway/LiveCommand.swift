@@ -1,6 +1,10 @@
 import ArgumentParser
 import BlueZ
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GATTHeartRate
 import GatewayCommandLine
 import GatewayDaemon

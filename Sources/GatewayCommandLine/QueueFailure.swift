@@ -1,5 +1,9 @@
 import ArgumentParser
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GatewayDaemon
 import OfflineQueue
 
@@ -28,7 +32,7 @@ public enum QueueFailure {
 
     /// Writes `message` to standard error, prefixed with the program name.
     public static func report(_ message: String) {
-        FileHandle.standardError.write(Data("edge-gateway: \(message)\n".utf8))
+        StandardError.writeLine("edge-gateway: \(message)")
     }
 
     /// Runs `body` with the queue, closes it, and maps any failure to an exit status.

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// A damaged queue file the owner moved aside at open (`<name>.corrupt-<UTC time>`, its `-wal`
 /// and `-shm` beside it as `<name>-wal.corrupt-<UTC time>` …). Its readable records are not
@@ -20,8 +25,8 @@ public struct MovedAsideQueue: Sendable, Hashable {
     /// Reads `path` as a moved-aside database file; nil for any other file, a side file, or one
     /// already imported.
     public init?(path: String) {
-        let name = (path as NSString).lastPathComponent
-        guard !name.hasSuffix(Self.importedSuffix), let marker = name.range(of: Self.marker, options: .backwards) else { return nil }
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        guard !name.hasSuffix(Self.importedSuffix), let marker = name.ranges(of: Self.marker).last else { return nil }
         let original = String(name[..<marker.lowerBound])
         guard !original.isEmpty, !original.hasSuffix("-wal"), !original.hasSuffix("-shm") else { return nil }
         var info = stat()
@@ -50,7 +55,7 @@ public struct MovedAsideQueue: Sendable, Hashable {
 
     /// The side file (`-wal`, `-shm`) moved with the database, if it exists.
     private func sideFile(_ suffix: String) -> String? {
-        let side = (path as NSString).deletingLastPathComponent + "/" + originalName + suffix + Self.marker + movedAt
+        let side = URL(fileURLWithPath: path).deletingLastPathComponent().path + "/" + originalName + suffix + Self.marker + movedAt
         return FileManager.default.fileExists(atPath: side) ? side : nil
     }
 

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A record handed to ``OfflineQueue/append(_:)``: opaque bytes plus what the queue needs to
 /// order, bound and report them. The queue never looks inside `payload`.

@@ -1,5 +1,10 @@
 import CSQLite
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import Logging
 
 /// Opens the SQLite file behind a queue: pragmas for durability and low write amplification,
@@ -29,7 +34,7 @@ enum QueueDatabase {
                 throw unopenable(path, error)
             }
         case .owner:
-            let directory = (path as NSString).deletingLastPathComponent
+            let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
             do {
                 try FileManager.default.createDirectory(
                     atPath: directory.isEmpty ? "." : directory, withIntermediateDirectories: true,

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// Imports what can still be read from a moved-aside queue file into a live queue.
 ///
@@ -70,17 +75,27 @@ public enum QueueSalvage {
             try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
             try FileManager.default.copyItem(atPath: file.path, toPath: copy)
             if let wal = file.walPath { try FileManager.default.copyItem(atPath: wal, toPath: copy + "-wal") }
-            let handle = try FileHandle(forUpdating: URL(fileURLWithPath: copy))
-            defer { try? handle.close() }
-            if let start = try handle.read(upToCount: header.count), Array(start) != header, file.bytes >= 512 {
-                try handle.seek(toOffset: 0)
-                try handle.write(contentsOf: header)
-                report.headerRepaired = true
-            }
         } catch {
             throw QueueError(.writeFailed, "cannot make a scratch copy of \(file.path) in \(scratch): \(error); free some space on that file system and try again")
         }
+        report.headerRepaired = try restoreHeader(of: copy, bytes: file.bytes)
         return try readable(file) { try SQLiteConnection(path: copy) }
+    }
+
+    /// Writes SQLite's 16-byte magic back over a damaged one (a file of at least one page);
+    /// says whether it did.
+    private static func restoreHeader(of copy: String, bytes: Int64) throws(QueueError) -> Bool {
+        let descriptor = Glibc.open(copy, O_RDWR | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw QueueError(.writeFailed, "cannot open the scratch copy \(copy): \(String(cString: strerror(errno)))")
+        }
+        defer { close(descriptor) }
+        var start = [UInt8](repeating: 0, count: header.count)
+        guard pread(descriptor, &start, start.count, 0) == start.count, start != header, bytes >= 512 else { return false }
+        guard pwrite(descriptor, header, header.count, 0) == header.count else {
+            throw QueueError(.writeFailed, "cannot restore the header of the scratch copy \(copy): \(String(cString: strerror(errno))); free some space on that file system and try again")
+        }
+        return true
     }
 
     /// Runs `body`, turning a failure into "nothing in the file can be read".

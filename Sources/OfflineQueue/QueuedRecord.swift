@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 /// A record as stored, with the id the queue gave it when its batch committed. Leases,
 /// acknowledgements and rejections name records by this id.
 public struct QueuedRecord: Sendable, Hashable {

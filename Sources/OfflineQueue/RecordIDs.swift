@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 /// Statements over lists of record ids, chunked to stay under SQLite's bound-parameter limit.
 enum RecordIDs {
     static let chunkSize = 500
@@ -10,7 +14,7 @@ enum RecordIDs {
         for start in stride(from: 0, to: ids.count, by: chunkSize) {
             let chunk = Array(ids[start..<min(start + chunkSize, ids.count)])
             let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
-            let statement = sql.replacingOccurrences(of: "?IDS?", with: placeholders)
+            let statement = sql.replacing("?IDS?", with: placeholders)
             rows += try db.rows(statement, leading + chunk.map(SQLiteValue.integer), keep: chunk.count == chunkSize)
         }
         return rows

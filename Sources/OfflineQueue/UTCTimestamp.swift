@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Compact UTC timestamps (`20261122T103500Z`) for file names.
 enum UTCTimestamp {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Uplink
 
 /// Everything `gateway.toml` can set, with the defaults a gateway runs with when the file (or a

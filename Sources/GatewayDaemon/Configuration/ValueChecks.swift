@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Uplink
 
 /// The checks of string keys that need more than a type: each refuses a bad value or returns
@@ -59,11 +63,11 @@ enum ValueChecks {
     /// A file that exists and can be read now (its PEM content is checked when the uplink
     /// loads it).
     @Sendable static func caFile(_ text: String) throws(ValueRejection) {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: text, isDirectory: &isDirectory) else {
-            throw .notAllowed(detail: "no such file")
+        switch FileKind(atPath: text) {
+        case .missing: throw .notAllowed(detail: "no such file")
+        case .directory: throw .notAllowed(detail: "it is a directory")
+        case .other: break
         }
-        guard !isDirectory.boolValue else { throw .notAllowed(detail: "it is a directory") }
         guard FileManager.default.isReadableFile(atPath: text) else { throw .notAllowed(detail: "the file is not readable") }
         do throws(UplinkError) {
             try AsyncHTTPTransport.checkCAFile(text)

@@ -1,6 +1,10 @@
 import BlueZ
 import DBus
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GATTHeartRate
 import Logging
 import ServiceLifecycle

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import OfflineQueue
 
 /// The gateway's metrics in the Prometheus text exposition format 0.0.4, built from what the
@@ -79,11 +83,11 @@ enum PrometheusExposition {
 
     /// Label values escape backslash, double quote and newline.
     static func escapedLabel(_ value: String) -> String {
-        escapedHelp(value).replacingOccurrences(of: "\"", with: "\\\"")
+        escapedHelp(value).replacing("\"", with: "\\\"")
     }
 
     /// Help text escapes backslash and newline.
     static func escapedHelp(_ value: String) -> String {
-        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\n", with: "\\n")
+        value.replacing("\\", with: "\\\\").replacing("\n", with: "\\n")
     }
 }

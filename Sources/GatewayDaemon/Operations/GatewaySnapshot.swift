@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import OfflineQueue
 import Uplink
 #if canImport(Glibc)
@@ -36,12 +40,12 @@ public struct GatewaySnapshot {
 
     /// Reads the snapshot.
     public static func load(stateDirectory: String, configuration: GatewayConfiguration, now: Date = Date()) async throws(Unreadable) -> GatewaySnapshot {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: stateDirectory, isDirectory: &isDirectory) else {
+        let kind = FileKind(atPath: stateDirectory)
+        guard kind != .missing else {
             throw Unreadable(description: "state directory \(stateDirectory) does not exist; pass --state-dir, or enrol and pair first (they create it)")
         }
-        guard isDirectory.boolValue, access(stateDirectory, R_OK | X_OK) == 0 else {
-            throw Unreadable(description: "cannot read state directory \(stateDirectory)" + (isDirectory.boolValue ? " (\(String(cString: strerror(errno))))" : " (not a directory)") + "; run as the gateway's user or with sudo")
+        guard kind == .directory, access(stateDirectory, R_OK | X_OK) == 0 else {
+            throw Unreadable(description: "cannot read state directory \(stateDirectory)" + (kind == .directory ? " (\(String(cString: strerror(errno))))" : " (not a directory)") + "; run as the gateway's user or with sudo")
         }
         let report: GatewayStatusReport?
         var reportProblem: String?

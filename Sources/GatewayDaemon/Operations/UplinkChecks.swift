@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Uplink
 
 /// `doctor`'s JHE checks: the server answers over TCP+TLS+HTTP, the stored access token is

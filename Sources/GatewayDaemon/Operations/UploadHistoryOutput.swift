@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// `status --history`: the upload attempts as a table, or one JSON object per line with the
 /// keys `started_at`, `duration_s`, `samples`, `delivered`, `duplicate`, `rejected`, `held`,

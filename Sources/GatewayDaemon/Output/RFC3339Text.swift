@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Uplink
 
 /// Dates as RFC 3339 UTC with milliseconds, the one time format of the gateway's output.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GATTHeartRate
 
 /// A strap the gateway is responsible for: it is supervised whenever the daemon runs, and its

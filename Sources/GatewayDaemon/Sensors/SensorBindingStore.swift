@@ -1,5 +1,9 @@
 import DurableFile
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GATTHeartRate
 
 /// The bound straps, in `<state-dir>/sensors.json`, replaced atomically on every change so a

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import GATTHeartRate
 
 /// Keeps one bound strap connected and its notifications flowing, for weeks, without a human.
@@ -74,7 +78,7 @@ public actor SensorSupervisor {
                     attempt = 0
                     continue
                 }
-                throw SupervisorFailure("\(address) dropped \(lasted.formatted(.units(allowed: [.seconds, .milliseconds]))) after subscribing", transient: true)
+                throw SupervisorFailure("\(address) dropped \(Int((lasted.seconds * 1000).rounded())) ms after subscribing", transient: true)
             } catch is CancellationError {
                 return
             } catch {

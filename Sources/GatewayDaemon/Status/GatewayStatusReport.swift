@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What the running daemon knows that the files do not: written to `<state>/status.json`
 /// every few seconds (atomically) and read by `edge-gateway status` and `doctor`. The queue's

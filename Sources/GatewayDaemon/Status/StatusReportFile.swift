@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Reads and writes `<state>/status.json` in one agreed encoding (ISO 8601 dates), so the
 /// daemon that writes it and the commands that read it cannot drift apart.

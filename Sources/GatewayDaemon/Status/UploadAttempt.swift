@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One round of the uploader (a lease of pending samples handed to JHE), as kept in the
 /// upload history (`<state>/upload-history.jsonl`, the last 200) and shown by

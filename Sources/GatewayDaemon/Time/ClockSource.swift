@@ -1,5 +1,9 @@
 import CLinux
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,7 +28,7 @@ public struct SystemClockSource: ClockSource {
     /// Reads this boot's id once, from /proc/sys/kernel/random/boot_id.
     public init() {
         let text = (try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8))?
-            .trimmingCharacters(in: .whitespacesAndNewlines)
+            .filter { !$0.isWhitespace }
         bootID = text.flatMap(UUID.init(uuidString:)) ?? UUID()
     }
 

@@ -2,7 +2,11 @@ import GATTHeartRate
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #endif
 
 /// Delivers heart-rate samples to JHE and says, per sample, what the queue should do with it.

@@ -2,7 +2,11 @@ import GATTHeartRate
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #endif
 
 /// Turns `HeartRateSample`s into the FHIR Observations JHE accepts (contract §4–5).

@@ -5,7 +5,11 @@ import Glibc
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #endif
 
 /// Where credentials live. The file store is the real one; tests wrap it to fail a write at

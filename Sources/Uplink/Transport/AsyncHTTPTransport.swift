@@ -5,7 +5,11 @@ import NIOSSL
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #endif
 
 /// `HTTPTransport` over swift-server/async-http-client.
