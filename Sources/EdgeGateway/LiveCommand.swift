@@ -5,6 +5,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Glibc
 import GATTHeartRate
 import GatewayCommandLine
 import GatewayDaemon
@@ -112,8 +113,16 @@ actor SamplePrinter {
         await withCheckedContinuation { done.append($0) }
     }
 
+    /// `HH:MM:SS` in the box's time zone (localtime_r: no ICU in the shipped binary).
+    private static func localClockTime(_ nanosecondsSince1970: Int64) -> String {
+        var seconds = time_t(nanosecondsSince1970 / 1_000_000_000)
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        return [parts.tm_hour, parts.tm_min, parts.tm_sec].map { $0 < 10 ? "0\($0)" : "\($0)" }.joined(separator: ":")
+    }
+
     private func humanLine(_ sample: HeartRateSample) -> String {
-        let time = sample.captured.wallClock.formatted(.dateTime.hour(.twoDigits(amPM: .omitted)).minute(.twoDigits).second(.twoDigits))
+        let time = Self.localClockTime(sample.captured.wallClockNanoseconds)
         let measurement = sample.measurement
         let contact = switch measurement.contact {
         case .detected: "contact ✓"
