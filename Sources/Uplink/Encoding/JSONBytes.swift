@@ -24,28 +24,22 @@ struct JSONBytes {
 
     /// Opens an object; keys must then come in the byte order `.sortedKeys` gives.
     mutating func beginObject() {
-        separate()
-        bytes.append(UInt8(ascii: "{"))
-        afterValue = false
+        open(UInt8(ascii: "{"))
     }
 
     /// Closes the innermost object.
     mutating func endObject() {
-        bytes.append(UInt8(ascii: "}"))
-        afterValue = true
+        close(UInt8(ascii: "}"))
     }
 
     /// Opens an array; each element is written with the value writers.
     mutating func beginArray() {
-        separate()
-        bytes.append(UInt8(ascii: "["))
-        afterValue = false
+        open(UInt8(ascii: "["))
     }
 
     /// Closes the innermost array.
     mutating func endArray() {
-        bytes.append(UInt8(ascii: "]"))
-        afterValue = true
+        close(UInt8(ascii: "]"))
     }
 
     /// Writes `"name":`; the value follows with one of the value writers.
@@ -53,7 +47,8 @@ struct JSONBytes {
         separate()
         bytes.append(UInt8(ascii: "\""))
         name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
         afterValue = false
     }
 
@@ -67,7 +62,7 @@ struct JSONBytes {
                 if scalar.isASCII {
                     appendEscaped(UInt8(scalar.value))
                 } else {
-                    for unit in String(scalar).utf16 { appendUnicodeEscape(unit) }
+                    for unit in scalar.utf16 { appendUnicodeEscape(unit) }
                 }
             }
         } else {
@@ -86,6 +81,17 @@ struct JSONBytes {
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
         bytes.append(contentsOf: text.utf8)
+        afterValue = true
+    }
+
+    private mutating func open(_ bracket: UInt8) {
+        separate()
+        bytes.append(bracket)
+        afterValue = false
+    }
+
+    private mutating func close(_ bracket: UInt8) {
+        bytes.append(bracket)
         afterValue = true
     }
 
