@@ -53,19 +53,9 @@ struct HeartRatePeripheral: AsyncParsableCommand {
         let advertisement = Advertisement(connection: connection, localName: name)
         await application.export()
         await advertisement.export()
-        try await PairingAgent(connection: connection).register()
-        _ = try await connection.call(
-            destination: BlueZName.service, path: adapterPath, interface: BlueZName.properties, member: "Set",
-            [.string(BlueZName.adapter), .string("Powered"), .variant(.boolean(true))])
-        _ = try await connection.call(
-            destination: BlueZName.service, path: adapterPath, interface: "org.bluez.GattManager1",
-            member: "RegisterApplication", [.objectPath(GattApplication.root), .properties([:])])
-        _ = try await connection.call(
-            destination: BlueZName.service, path: adapterPath, interface: "org.bluez.LEAdvertisingManager1",
-            member: "RegisterAdvertisement", [.objectPath(Advertisement.path), .properties([:])])
-        PeripheralLog.event("ready", "\"adapter\":\"\(adapter)\",\"frames\":\(script.frames.count)")
-        while !(await connection.isClosed) {
-            try await Task.sleep(for: .seconds(1))
+        let registration = BlueZRegistration(connection: connection, adapterPath: adapterPath)
+        try await registration.keepRegistered {
+            PeripheralLog.event("ready", "\"adapter\":\"\(adapter)\",\"frames\":\(script.frames.count)")
         }
     }
 }

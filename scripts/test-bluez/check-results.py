@@ -90,7 +90,8 @@ def main(out_dir, frames_path):
           f"the daemon delivers samples to jhe-simulator before and after the peripheral restarts: {restarted}")
     crashed = [line for line in phases if "received_before_bluetoothd_crash" in line]
     check(bool(crashed) and crashed[-1]["delivered"] >= crashed[-1]["received_before_bluetoothd_crash"] + 10,
-          f"the daemon reconnects after bluetoothd is killed (SIGSEGV) and restarted, and delivers what follows: {crashed}")
+          f"the daemon reconnects after bluetoothd is killed (SIGSEGV) mid-stream and restarted, "
+          f"and delivers what follows: {crashed}")
 
     retries = (out / "retries").read_text().splitlines() if (out / "retries").exists() else []
     seconds = {step: (out / f"{step}.seconds").read_text().strip()

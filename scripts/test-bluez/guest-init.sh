@@ -191,8 +191,8 @@ status_written_after() { (($(status --written) > $1)); }
 
 # The daemon against edge-gateway-lab jhe-simulator (in the guest, on loopback), with the strap
 # (bound by pair) streaming in a loop: samples reach the server; the peripheral is restarted
-# mid-stream, then bluetoothd is killed; samples captured after each must reach the server
-# too (delivery_resumes_after).
+# mid-stream, then bluetoothd is killed while the strap streams; samples captured after each
+# must reach the server too (delivery_resumes_after, resumes_after_bluetoothd_crash).
 daemon() {
     kill "$PERIPHERAL_PID" 2>/dev/null
     wait "$PERIPHERAL_PID" 2>/dev/null
@@ -216,10 +216,7 @@ TOML
         log "daemon: $(status samplesDelivered) samples delivered; restarting the peripheral"
         delivery_resumes_after restart true || ok=1
         if ((ok == 0)); then
-            log "daemon: killing bluetoothd"
-            touch /run/bluetoothd-kill-expected
-            pkill -SEGV -x bluetoothd || ok=1
-            delivery_resumes_after bluetoothd_crash wait_for 120 stack_ready || ok=1
+            resumes_after_bluetoothd_crash || ok=1
         fi
     else
         log "daemon: fewer than 10 samples delivered ($(status samplesDelivered))"; ok=1
@@ -234,23 +231,47 @@ TOML
 # After an interruption, delivery must resume: stops the peripheral, runs the rest of the
 # arguments (a wait for the stack to be back), starts the peripheral again, and requires 10
 # samples beyond all those received before the interruption (counted from a status report
-# written after it) to reach the server. Prints {"received_before_$1":N,"delivered":M}.
-#
-# The daemon step uses it twice: after a plain peripheral restart (bluetoothd drops its GATT
-# application and advertisement), and after bluetoothd is killed with SIGSEGV, its real
-# failure, and restarted by the supervisor: then the gateway must reconnect on its own (the
-# peripheral, whose registrations died with bluetoothd, is started again, as its own service
-# would be).
+# written after it) to reach the server (delivered_beyond).
 delivery_resumes_after() {
     local what=$1; shift
-    local stopped_at before
+    local stopped_at
     kill "$PERIPHERAL_PID"
     wait "$PERIPHERAL_PID" 2>/dev/null
     stopped_at=$(date +%s)
     "$@" || { log "daemon: the stack did not come back after the $what"; return 1; }
     wait_for 30 status_written_after "$stopped_at"
+    local before
     before=$(status samplesReceived)
     start_peripheral 0 --loop || return 1
+    delivered_beyond "$what" "$before"
+}
+
+# bluetoothd killed with SIGSEGV, its real failure, while the strap streams, and restarted by
+# the supervisor. The peripheral stands for a strap, which does not die with the gateway's
+# bluetoothd: it registers its application and advertisement again by itself. The gateway must
+# reconnect on its own and deliver 10 samples beyond those received before the crash.
+resumes_after_bluetoothd_crash() {
+    local registered crashed_at before
+    registered=$(grep -c '"registered-again"' /out/peripheral.jsonl)
+    log "daemon: killing bluetoothd"
+    touch /run/bluetoothd-kill-expected
+    crashed_at=$(date +%s)
+    pkill -SEGV -x bluetoothd || return 1
+    wait_for 120 stack_ready || { log "daemon: the stack did not come back after the crash"; return 1; }
+    wait_for 90 peripheral_registered_again "$((registered + 1))" \
+        || { log "daemon: the peripheral did not register with the restarted bluetoothd"; return 1; }
+    wait_for 30 status_written_after "$crashed_at"
+    before=$(status samplesReceived)
+    delivered_beyond bluetoothd_crash "$before"
+}
+
+# Whether the peripheral has registered again with a restarted bluetoothd at least $1 times.
+peripheral_registered_again() { test "$(grep -c '"registered-again"' /out/peripheral.jsonl)" -ge "$1"; }
+
+# Requires 10 samples beyond $2 (those received before the interruption $1) to reach the
+# server within 240 s. Prints {"received_before_$1":N,"delivered":M}.
+delivered_beyond() {
+    local what=$1 before=$2
     if wait_for 240 delivered_at_least $((before + 10)); then
         log "daemon: $(status samplesDelivered) delivered; $before were received before the $what"
         echo "{\"received_before_$what\":$before,\"delivered\":$(status samplesDelivered)}"
