@@ -41,6 +41,8 @@ public struct GattCharacteristic: BlueZObject {
     /// A running notification subscription. The frames stream ends when the subscription does:
     /// link loss, the characteristic vanishing, bluetoothd stopping, or `stop()`.
     public struct Notifications: Sendable {
+        /// The notified values in arrival order; empty when a handler takes them, but it still
+        /// ends when the subscription does.
         public let frames: AsyncStream<[UInt8]>
         public let transport: NotificationTransport
         let stopper: @Sendable () -> Void
@@ -52,12 +54,19 @@ public struct GattCharacteristic: BlueZObject {
     /// Subscribes to notifications: `AcquireNotify` when bluetoothd offers it (and
     /// `preferAcquire`), else `StartNotify`. Must be called again after every reconnection:
     /// bluetoothd forgets notify sessions when the link drops.
-    public func notifications(preferAcquire: Bool = true) async throws(BlueZError) -> Notifications {
+    ///
+    /// With a `handler`, each value is given to it on the connection's own thread as it is read,
+    /// instead of to the frames stream: no task is woken per notification. It must be quick and
+    /// must not block.
+    public func notifications(
+        preferAcquire: Bool = true, handler: (@Sendable ([UInt8]) -> Void)? = nil
+    ) async throws(BlueZError) -> Notifications {
         let ended = await endOfLife()
-        if preferAcquire, await property("NotifyAcquired") != nil, let acquired = try? await acquire(ended: ended) {
+        if preferAcquire, await property("NotifyAcquired") != nil,
+           let acquired = try? await acquire(ended: ended, handler: handler) {
             return acquired
         }
-        return try await startNotify(ended: ended)
+        return try await startNotify(ended: ended, handler: handler)
     }
 
     /// A stream that yields once when this characteristic disappears or bluetoothd stops.
@@ -84,14 +93,14 @@ public struct GattCharacteristic: BlueZObject {
         }
     }
 
-    private func acquire(ended: AsyncStream<Void>) async throws(BlueZError) -> Notifications {
+    private func acquire(ended: AsyncStream<Void>, handler: (@Sendable ([UInt8]) -> Void)?) async throws(BlueZError) -> Notifications {
         let reply = try await invoke("AcquireNotify", [.properties([:])], operation: "Acquire notifications of \(path.lastElement)")
         guard reply.count == 2, let socket = reply[0].fileDescriptor, let mtu = reply[1].integer else {
             throw BlueZError(DBusError(name: DBusError.Name.failed, message: "unexpected AcquireNotify reply"),
                              operation: "Acquire notifications of \(path.lastElement)")
         }
         let (frames, reader) = await NotificationSocketReader.start(
-            socket: socket.duplicate(), maximumLength: max(mtu, 512), on: client.connection)
+            socket: socket.duplicate(), maximumLength: max(mtu, 512), on: client.connection, handler: handler)
         let watcher = Task {
             for await _ in ended { break }
             reader.cancel()
@@ -102,11 +111,12 @@ public struct GattCharacteristic: BlueZObject {
         }
     }
 
-    private func startNotify(ended: AsyncStream<Void>) async throws(BlueZError) -> Notifications {
+    private func startNotify(ended: AsyncStream<Void>, handler: (@Sendable ([UInt8]) -> Void)?) async throws(BlueZError) -> Notifications {
         let operation = "Start notifications of \(path.lastElement)"
         let (frames, continuation) = AsyncStream<[UInt8]>.makeStream()
-        // Each notification goes from the connection's thread straight into the frames stream:
-        // no task in between, one hand-over per heart beat.
+        let deliver = handler ?? { continuation.yield($0) }
+        // Each notification goes from the connection's thread straight to the handler or into
+        // the frames stream: no task in between.
         let subscription: DBusSubscription
         do {
             subscription = try await client.connection.subscribe(
@@ -115,7 +125,7 @@ public struct GattCharacteristic: BlueZObject {
                     path: path, arg0: BlueZName.gattCharacteristic),
                 { signal in
                     if signal.body.count >= 2, let value = signal.body[1].stringDictionary?["Value"]?.bytes {
-                        continuation.yield(value)
+                        deliver(value)
                     }
                 },
                 finished: { continuation.finish() })

@@ -4,16 +4,20 @@ import Glibc
 #endif
 
 /// Reads notification payloads from an `AcquireNotify` socket (`SOCK_SEQPACKET`: one packet
-/// per notification) and yields each as a frame, until the peer closes it or it is cancelled.
-/// The socket is polled on the bus connection's own thread, so a notification wakes that one
-/// thread and then its consumer, nothing in between.
+/// per notification) and hands each to a handler or yields it as a frame, until the peer
+/// closes it or it is cancelled. The socket is polled on the bus connection's own thread, so a
+/// notification wakes that one thread (and then the stream's consumer, if there is no handler).
 enum NotificationSocketReader {
     /// Starts reading `socket`, taking ownership of it (it is closed when reading ends, which
     /// bluetoothd sees as the end of the notification session). Cancelling the returned
-    /// subscription, or dropping the frames stream, ends it.
-    static func start(socket: Int32, maximumLength: Int, on connection: DBusConnection) async -> (frames: AsyncStream<[UInt8]>, handle: DBusSubscription) {
+    /// subscription, or dropping the frames stream, ends it. With a `handler`, frames go to it
+    /// on the connection's thread and the stream only ends.
+    static func start(
+        socket: Int32, maximumLength: Int, on connection: DBusConnection, handler: (@Sendable ([UInt8]) -> Void)?
+    ) async -> (frames: AsyncStream<[UInt8]>, handle: DBusSubscription) {
         _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
         let (frames, continuation) = AsyncStream<[UInt8]>.makeStream()
+        let deliver = handler ?? { continuation.yield($0) }
         let handle = await connection.watch(
             readable: socket,
             {
@@ -21,7 +25,7 @@ enum NotificationSocketReader {
                 while true {
                     let count = recv(socket, &buffer, buffer.count, 0)
                     if count > 0 {
-                        continuation.yield(Array(buffer.prefix(count)))
+                        deliver(Array(buffer.prefix(count)))
                     } else if count < 0 && errno == EINTR {
                         continue
                     } else {

@@ -22,8 +22,13 @@ public enum DurableFile {
     /// Replaces `path` with `bytes`, giving the file `mode`; creates the directory with
     /// `directoryMode` if it is missing. Private (0600 in 0700) unless asked otherwise: every
     /// file the gateway keeps is health data, credentials or the straps that produce them.
+    ///
+    /// `synced: false` keeps the rename (readers see the old file or the new one, never half)
+    /// but skips both fsyncs: for a snapshot the next write replaces anyway, which a power cut
+    /// may take back to an older version but must not cost an SD card a flush each time.
     public static func replace(
-        _ path: String, with bytes: some Collection<UInt8>, mode: mode_t = 0o600, directoryMode: mode_t = 0o700
+        _ path: String, with bytes: some Collection<UInt8>, mode: mode_t = 0o600, directoryMode: mode_t = 0o700,
+        synced: Bool = true
     ) throws(Failure) {
         let directory = path.lastIndex(of: "/").map { String(path[..<$0]) }.flatMap { $0.isEmpty ? "/" : $0 } ?? "."
         mkdir(directory, directoryMode)
@@ -33,7 +38,7 @@ public enum DurableFile {
         fchmod(descriptor, mode)
         let data = Array(bytes)
         let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard written == data.count, fsync(descriptor) == 0 else {
+        guard written == data.count, !synced || fsync(descriptor) == 0 else {
             let error = failure("write \(temporary)")
             close(descriptor)
             unlink(temporary)
@@ -45,6 +50,7 @@ public enum DurableFile {
             unlink(temporary)
             throw error
         }
+        guard synced else { return }
         let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard directoryDescriptor >= 0 else { throw failure("open \(directory) to fsync it") }
         defer { close(directoryDescriptor) }

@@ -50,11 +50,13 @@ struct LiveCommand: AsyncParsableCommand {
             let clock = CaptureClock()
             let verbose = options.verbose
             let malformed = MalformedFrameLog { StandardError.writeLine($0) }
+            // Samples arrive on the bus thread; the stream keeps their order on the way out.
+            let (samples, arrived) = AsyncStream.makeStream(of: HeartRateSample.self)
             let supervisors = names.keys.map { address in
                 SensorSupervisor(
                     address: address, patientID: nil, radio: radio, adapter: options.adapter,
                     policy: .defaults, slots: slots, clock: clock,
-                    onSample: { await printer.print($0) },
+                    onSample: { arrived.yield($0) },
                     onEvent: { event in
                         if case .malformedFrame(let address, let bytes, let error, let count) = event {
                             Task { await malformed.record(address, bytes: bytes, error: error, total: count) }
@@ -65,6 +67,9 @@ struct LiveCommand: AsyncParsableCommand {
             }
             await withTaskGroup(of: Void.self) { group in
                 for supervisor in supervisors { group.addTask { await supervisor.run() } }
+                group.addTask {
+                    for await sample in samples { await printer.print(sample) }
+                }
                 group.addTask { await printer.waitUntilDone() }
                 await group.next()
                 group.cancelAll()

@@ -34,7 +34,7 @@ struct SimulateCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (1...500).contains(sensors) else { throw ValidationError("--sensors must be between 1 and 500.") }
-        guard (10...60_000).contains(intervalMs) else { throw ValidationError("--interval-ms must be between 10 and 60000.") }
+        guard (5...60_000).contains(intervalMs) else { throw ValidationError("--interval-ms must be between 5 and 60000.") }
     }
 
     func run() async throws {

@@ -2,6 +2,7 @@ import BlueZ
 import BlueZSimulator
 import GATTHeartRate
 import GatewayTestSupport
+import Synchronization
 import Testing
 
 @Suite("Heart Rate Measurement notifications against the simulated bluetoothd")
@@ -23,6 +24,28 @@ struct NotificationTests {
         let frames = await collect(20, from: notifications.frames)
         #expect(frames == Self.scripted)
         notifications.stop()
+    }
+
+    @Test("hands frames to a handler in order over each transport; the frames stream yields none and ends with the link",
+          arguments: [true, false])
+    func handlerTakesFrames(preferAcquire: Bool) async throws {
+        let fixture = try await SimulatorFixture.start()
+        let address = await fixture.simulator.strapAddresses[0]
+        let device = try await fixture.connect(address)
+        let measurement = try #require(await device.characteristic(BluetoothUUID.heartRateMeasurement.uuidString))
+        await fixture.simulator.stallNotifications(address, true)
+        let received = Mutex<[[UInt8]]>([])
+        let notifications = try await measurement.notifications(preferAcquire: preferAcquire) { frame in
+            received.withLock { $0.append(frame) }
+        }
+        await fixture.simulator.queueFrames(Self.scripted, for: address)
+        await fixture.simulator.stallNotifications(address, false)
+        #expect(await eventually { received.withLock { $0.count } >= Self.scripted.count })
+        #expect(received.withLock { Array($0.prefix(Self.scripted.count)) } == Self.scripted)
+        await fixture.simulator.dropLink(address)
+        var yielded = 0
+        for await _ in notifications.frames { yielded += 1 }
+        #expect(yielded == 0)
     }
 
     @Test("falls back to StartNotify when bluetoothd does not offer AcquireNotify")

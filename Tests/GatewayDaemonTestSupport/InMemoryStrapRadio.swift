@@ -22,7 +22,7 @@ public actor InMemoryStrapRadio: StrapRadio {
         public var hasHeartRate = true
         /// What it says about itself.
         public var details = DeviceDetails(name: "Polar H10", batteryPercent: 80)
-        fileprivate var subscription: AsyncStream<[UInt8]>.Continuation?
+        fileprivate var subscription: (deliver: @Sendable ([UInt8]) -> Void, end: AsyncStream<Void>.Continuation)?
     }
 
     private var adapters: [String: AdapterReadiness] = ["hci0": .ready]
@@ -65,7 +65,10 @@ public actor InMemoryStrapRadio: StrapRadio {
     @discardableResult
     public func send(_ frame: [UInt8], from address: BluetoothAddress) -> Bool {
         guard let subscription = straps[address]?.subscription else { return false }
-        subscription.yield(frame)
+        // A stopped subscription takes no more frames, as bluetoothd sends none after StopNotify;
+        // yielding to its end stream is how to ask whether it was finished.
+        if case .terminated = subscription.end.yield(()) { return true }
+        subscription.deliver(frame)
         return true
     }
 
@@ -76,7 +79,7 @@ public actor InMemoryStrapRadio: StrapRadio {
 
     /// The link drops (out of range, strap off): its subscription ends.
     public func dropLink(_ address: BluetoothAddress) {
-        straps[address]?.subscription?.finish()
+        straps[address]?.subscription?.end.finish()
         straps[address]?.subscription = nil
     }
 
@@ -138,13 +141,13 @@ public actor InMemoryStrapRadio: StrapRadio {
         straps[address]?.details ?? DeviceDetails()
     }
 
-    fileprivate func subscribe(_ address: BluetoothAddress) -> StrapNotifications? {
+    fileprivate func subscribe(_ address: BluetoothAddress, deliver: @escaping @Sendable ([UInt8]) -> Void) -> StrapNotifications? {
         guard straps[address]?.hasHeartRate == true else { return nil }
         dropLink(address)
-        let (frames, continuation) = AsyncStream.makeStream(of: [UInt8].self)
-        straps[address]?.subscription = continuation
+        let (ended, end) = AsyncStream.makeStream(of: Void.self)
+        straps[address]?.subscription = (deliver, end)
         subscriptions[address, default: 0] += 1
-        return StrapNotifications(frames: frames, stop: { continuation.finish() })
+        return StrapNotifications(ended: { for await _ in ended {} }, stop: { end.finish() })
     }
 
     fileprivate func disconnect(_ address: BluetoothAddress) {
@@ -160,7 +163,11 @@ public actor InMemoryStrapRadio: StrapRadio {
         func connect() async throws { try await radio.connect(address) }
         func servicesResolved(within timeout: Duration) async -> Bool { await radio.readiness(of: "hci0") == .ready }
         func details() async -> DeviceDetails { await radio.details(of: address) }
-        func heartRateNotifications(within timeout: Duration) async throws -> StrapNotifications? { await radio.subscribe(address) }
+        func heartRateNotifications(
+            within timeout: Duration, deliver: @escaping @Sendable ([UInt8]) -> Void
+        ) async throws -> StrapNotifications? {
+            await radio.subscribe(address, deliver: deliver)
+        }
         func disconnect() async { await radio.disconnect(address) }
     }
 }

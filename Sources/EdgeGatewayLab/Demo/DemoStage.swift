@@ -20,6 +20,9 @@ final class DemoStage: @unchecked Sendable {
     private(set) var daemon: ChildProcess?
 
     var stateDirectory: String { directory + "/state" }
+    /// What systemd's `RuntimeDirectory=` gives the service (a tmpfs on a box): where the daemon
+    /// keeps its status report, off the state directory and its inotify watch.
+    var runtimeDirectory: String { directory + "/run" }
     var daemonLog: String { directory + "/daemon.log" }
     /// The real gateway: by default `edge-gateway` installed or built next to this lab program,
     /// so the demo drives the very binary a box runs.
@@ -63,8 +66,8 @@ final class DemoStage: @unchecked Sendable {
         }
     }
 
-    /// Starts `edge-gateway run` on the stage, uploading every `uplinkInterval` seconds (the
-    /// demo's 2 s, or nil for the daemon's default).
+    /// Starts `edge-gateway run` on the stage as systemd would (with a runtime directory),
+    /// uploading every `uplinkInterval` seconds (the demo's 2 s, or nil for the daemon's default).
     func startDaemon(uplinkInterval: Int? = 2) throws {
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
@@ -72,6 +75,8 @@ final class DemoStage: @unchecked Sendable {
         // This box's clock may never report itself synchronised (containers, CI); a demo should
         // not hold every sample for clock repair.
         environment["EDGE_GATEWAY_GATEWAY_HOLD_UNTIL_CLOCK_SYNC"] = "false"
+        try FileManager.default.createDirectory(atPath: runtimeDirectory, withIntermediateDirectories: true)
+        environment["RUNTIME_DIRECTORY"] = runtimeDirectory
         daemon = try ChildProcess(
             executable, ["run", "--state-dir", stateDirectory, "--log-level", "notice"],
             errorPath: daemonLog, environment: environment)

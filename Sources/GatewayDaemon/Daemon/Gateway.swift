@@ -6,6 +6,7 @@ import Foundation
 #endif
 import Glibc
 import Logging
+import NIOCore
 import OfflineQueue
 import ServiceLifecycle
 import Uplink
@@ -29,6 +30,13 @@ public struct Gateway {
     }
 
     var stateDirectory: String { configuration.gateway.stateDirectory }
+
+    /// Makes the process-wide choices a daemon process makes once, before anything starts: one
+    /// NIO event-loop thread, shared by the HTTP client and the metrics server (NIO would start
+    /// one per core; the gateway makes a request every few seconds). Call it once, first.
+    public static func prepareProcess() {
+        NIOSingletons.groupLoopCountSuggestion = 1
+    }
 
     /// Opens the state, runs until a termination signal, and closes the state cleanly.
     public func run() async throws {

@@ -80,13 +80,15 @@ struct BlueZStrapLink: StrapLink {
         await StrapDetails.read(device)
     }
 
-    func heartRateNotifications(within timeout: Duration) async throws -> StrapNotifications? {
+    func heartRateNotifications(
+        within timeout: Duration, deliver: @escaping @Sendable ([UInt8]) -> Void
+    ) async throws -> StrapNotifications? {
         guard let measurement = await device.waitForCharacteristic(BluetoothUUID.heartRateMeasurement.uuidString, timeout: timeout) else {
             return nil
         }
         do {
-            let notifications = try await measurement.notifications()
-            return StrapNotifications(frames: notifications.frames, stop: { notifications.stop() })
+            let notifications = try await measurement.notifications(handler: deliver)
+            return StrapNotifications(ended: { for await _ in notifications.frames {} }, stop: { notifications.stop() })
         } catch {
             throw SupervisorFailure(error)
         }

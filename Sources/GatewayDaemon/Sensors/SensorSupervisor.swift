@@ -15,13 +15,11 @@ import GATTHeartRate
 /// it fails, it starts again after a jittered, capped backoff. Nothing is given up for good.
 public actor SensorSupervisor {
     let address: BluetoothAddress
-    private let patientID: String?
     private let radio: any StrapRadio
     private let adapterName: String
     private let policy: ReconnectPolicy
     private let slots: ConnectionSlots
-    private let clock: CaptureClock
-    private let onSample: @Sendable (HeartRateSample) async -> Void
+    private let frames: FrameReceiver
     private let onEvent: @Sendable (SensorEvent) -> Void
     private var random = SystemRandomNumberGenerator()
 
@@ -30,33 +28,30 @@ public actor SensorSupervisor {
         didSet { if state != oldValue { onEvent(.stateChanged(address, state)) } }
     }
     /// Frames received and turned into samples.
-    private(set) var samples = 0
+    var samples: Int { frames.samples }
     /// Frames that did not decode.
-    private(set) var malformedFrames = 0
+    var malformedFrames: Int { frames.malformedFrames }
     /// Subscriptions that ended and were rebuilt.
     private(set) var reconnects = 0
     /// What the strap said about itself on the last connection.
     private(set) var details = DeviceDetails()
-    /// The last decoded measurement and when it arrived.
-    private(set) var lastMeasurement: (measurement: HeartRateMeasurement, at: ContinuousClock.Instant)?
-    private var lastFrameAt = ContinuousClock.now
 
     /// A supervisor for the strap at `address`, bound to `patientID`, reached through `radio` on
     /// `adapter`; `onSample` gets every decoded frame, `onEvent` every state change and failure.
+    /// Both are called on the stack's thread as frames arrive: they must be quick and must not
+    /// block (hand the sample to a buffer, count it).
     public init(
         address: BluetoothAddress, patientID: String?, radio: any StrapRadio, adapter: String,
         policy: ReconnectPolicy, slots: ConnectionSlots, clock: CaptureClock,
-        onSample: @escaping @Sendable (HeartRateSample) async -> Void,
+        onSample: @escaping @Sendable (HeartRateSample) -> Void,
         onEvent: @escaping @Sendable (SensorEvent) -> Void = { _ in }
     ) {
         self.address = address
-        self.patientID = patientID
         self.radio = radio
         adapterName = adapter
         self.policy = policy
         self.slots = slots
-        self.clock = clock
-        self.onSample = onSample
+        frames = FrameReceiver(address: address, patientID: patientID, clock: clock, onSample: onSample, onEvent: onEvent)
         self.onEvent = onEvent
     }
 
@@ -135,22 +130,23 @@ public actor SensorSupervisor {
         }
     }
 
-    /// Subscribes to 0x2A37 and turns frames into samples until the subscription ends; returns
-    /// how long it lasted. A strap silent for longer than the stall timeout is disconnected, to
-    /// force a fresh link.
+    /// Subscribes to 0x2A37, whose frames `frames` turns into samples, until the subscription
+    /// ends; returns how long it lasted. A strap silent for longer than the stall timeout is
+    /// disconnected, to force a fresh link.
     private func receive(from link: any StrapLink) async throws -> Duration {
-        guard let notifications = try await link.heartRateNotifications(within: policy.servicesTimeout) else {
+        let frames = frames
+        guard let notifications = try await link.heartRateNotifications(within: policy.servicesTimeout, deliver: frames.receive) else {
             await link.disconnect()
             throw SupervisorFailure("\(address) has no Heart Rate Measurement characteristic (0x2A37): is it a heart-rate strap?", transient: false)
         }
         state = .subscribed
         let subscribedAt = ContinuousClock.now
-        lastFrameAt = subscribedAt
-        let watchdog = Task { [weak self, policy] in
+        frames.subscribed()
+        let watchdog = Task { [policy] in
             // Sleeps until the stall deadline (the last frame plus the timeout), not in short
             // ticks: a streaming strap costs one wake-up per stall timeout.
             while !Task.isCancelled {
-                guard let left = await self?.timeLeftBeforeStall(policy.stallTimeout) else { return false }
+                let left = policy.stallTimeout - frames.lastFrameAt.duration(to: .now)
                 if left <= .zero {
                     notifications.stop()
                     return true
@@ -159,33 +155,12 @@ public actor SensorSupervisor {
             }
             return false
         }
-        for await frame in notifications.frames {
-            await handle(frame)
-        }
+        await notifications.ended()
         watchdog.cancel()
         if await watchdog.value {
             onEvent(.stalled(address))
             await link.disconnect()
         }
         return subscribedAt.duration(to: .now)
-    }
-
-    private func timeLeftBeforeStall(_ timeout: Duration) -> Duration {
-        timeout - lastFrameAt.duration(to: .now)
-    }
-
-    private func handle(_ frame: [UInt8]) async {
-        let captured = clock.now()
-        lastFrameAt = .now
-        do {
-            let decoded = try HeartRateMeasurement.decode(frame)
-            samples += 1
-            lastMeasurement = (decoded.value, .now)
-            await onSample(HeartRateSample(
-                id: UUID.random(), sensor: address, patientID: patientID, measurement: decoded.value, captured: captured))
-        } catch {
-            malformedFrames += 1
-            onEvent(.malformedFrame(address, bytes: frame, error: error, count: malformedFrames))
-        }
     }
 }

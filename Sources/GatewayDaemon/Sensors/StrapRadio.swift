@@ -40,22 +40,26 @@ public protocol StrapLink: Sendable {
     func servicesResolved(within timeout: Duration) async -> Bool
     /// Battery, body location, manufacturer and model, as far as the strap offers them.
     func details() async -> DeviceDetails
-    /// The 0x2A37 notifications; nil when the strap has no such characteristic after `timeout`.
-    func heartRateNotifications(within timeout: Duration) async throws -> StrapNotifications?
+    /// Starts the 0x2A37 notifications, handing each frame to `deliver` as it arrives (on the
+    /// stack's own thread: no task is woken per frame); nil when the strap has no such
+    /// characteristic after `timeout`.
+    func heartRateNotifications(
+        within timeout: Duration, deliver: @escaping @Sendable ([UInt8]) -> Void
+    ) async throws -> StrapNotifications?
     /// Drops the connection; failures are ignored (the link may be gone already).
     func disconnect() async
 }
 
-/// A running subscription: its frames end when the link drops or `stop` is called.
+/// A running subscription: it ends when the link drops or `stop` is called.
 public struct StrapNotifications: Sendable {
-    /// The raw 0x2A37 values, in arrival order.
-    public let frames: AsyncStream<[UInt8]>
+    /// Returns once the subscription has ended.
+    public let ended: @Sendable () async -> Void
     /// Ends the subscription (the stall check's way out).
     public let stop: @Sendable () -> Void
 
-    /// A subscription delivering `frames`, ended by `stop`.
-    public init(frames: AsyncStream<[UInt8]>, stop: @escaping @Sendable () -> Void) {
-        self.frames = frames
+    /// A subscription whose end `ended` waits for, ended early by `stop`.
+    public init(ended: @escaping @Sendable () async -> Void, stop: @escaping @Sendable () -> Void) {
+        self.ended = ended
         self.stop = stop
     }
 }

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import DurableFile
 
 /// Reads and writes `<state>/status.json` in one agreed encoding (ISO 8601 dates), so the
 /// daemon that writes it and the commands that read it cannot drift apart.
@@ -37,6 +38,6 @@ public enum StatusReportFile {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        try encoder.encode(report).write(to: URL(fileURLWithPath: directory + "/" + GatewayStatusReport.fileName), options: .atomic)
+        try DurableFile.replace(directory + "/" + GatewayStatusReport.fileName, with: encoder.encode(report), synced: false)
     }
 }

@@ -45,7 +45,7 @@ struct SupervisorFixture: Sendable {
         return SensorSupervisor(
             address: address, patientID: "40006", radio: BlueZStrapRadio(client: client, discovery: discovery), adapter: "hci0",
             policy: policy, slots: slots, clock: CaptureClock(),
-            onSample: { await collector.add($0) },
+            onSample: { sample in Task { await collector.add(sample) } },
             onEvent: { event in Task { await collector.add(event) } })
     }
 
