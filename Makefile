@@ -109,7 +109,9 @@ bench-daemon: deps
 ## bench-footprint: the daemon as the .deb ships it (release, static Swift stdlib, stripped), under
 ## the loads of issue 16 (1 strap at 10/s and ~200/s, PropertiesChanged and AcquireNotify, 10 and
 ## 50 straps at 1 Hz, idle): CPU per sample, RSS, bytes written, wake-ups; FOOTPRINT_SECONDS windows,
-## medians of FOOTPRINT_RUNS (edge-gateway-lab footprint). Figures: docs/PERFORMANCE.md.
+## medians of FOOTPRINT_RUNS (edge-gateway-lab footprint); idle again once the reconnect backoff has
+## reached its ceiling (130 s warm-up); then the floor (scripts/bench-floor: a minimal C libdbus
+## client on the same simulated strap). Figures: docs/PERFORMANCE.md.
 FOOTPRINT_SECONDS ?= 60
 FOOTPRINT_RUNS    ?= 3
 bench-footprint: deps
@@ -117,7 +119,10 @@ bench-footprint: deps
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-ship --product edge-gateway-lab
 	@bin="$$($(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-ship --show-bin-path)"; \
 	strip --strip-unneeded -o .build-ship/edge-gateway "$$bin/edge-gateway" && ls -l .build-ship/edge-gateway && \
-	"$$bin/edge-gateway-lab" footprint --seconds $(FOOTPRINT_SECONDS) --runs $(FOOTPRINT_RUNS) --gateway .build-ship/edge-gateway
+	"$$bin/edge-gateway-lab" footprint --seconds $(FOOTPRINT_SECONDS) --runs $(FOOTPRINT_RUNS) --gateway .build-ship/edge-gateway && \
+	"$$bin/edge-gateway-lab" footprint --scenario idle --warm-up 130 --seconds $(FOOTPRINT_SECONDS) --runs $(FOOTPRINT_RUNS) \
+		--gateway .build-ship/edge-gateway && \
+	FLOOR_SECONDS=$(FOOTPRINT_SECONDS) scripts/bench-floor/run.sh "$$bin/edge-gateway-lab"
 
 ## deb: the .deb of a release build with the static Swift runtime, in .build-release/deb
 ## (scripts/build-deb.sh; the release build takes 10-20 minutes on 2 cores).

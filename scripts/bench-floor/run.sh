@@ -7,8 +7,9 @@
 #
 # usage: scripts/bench-floor/run.sh [LAB_BINARY]   (default: the release edge-gateway-lab)
 set -euo pipefail
+lab=${1:+$(realpath "$1")}
 cd "$(dirname "$0")/../.."
-lab=${1:-$(swift build -c release --show-bin-path)/edge-gateway-lab}
+lab=${lab:-$(swift build -c release --show-bin-path)/edge-gateway-lab}
 seconds=${FLOOR_SECONDS:-60}
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
