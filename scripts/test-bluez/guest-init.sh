@@ -163,8 +163,11 @@ record_objects() {
 
 gateway() { timeout "$EGW_STEP_TIMEOUT" "$EGW_BIN/edge-gateway" "$@" --state-dir /var/lib/edge-gateway --adapter hci0; }
 scan() { gateway scan --json --timeout 30 --verbose; }
+# pair discovers for up to 60 s, not the default 20: bluetoothd forgets the strap scan saw once
+# discovery ends, and under TCG the virtual controller can go two 10 s scan cycles without
+# reporting an advertisement (seen in one run: found only in the third cycle, by live).
 pair() {
-    gateway pair "$(cat /out/peripheral-address)" --alias "test strap" --json --verbose
+    gateway pair "$(cat /out/peripheral-address)" --alias "test strap" --json --verbose --timeout 60
     local rc=$?
     record_objects after-pair
     return $rc
