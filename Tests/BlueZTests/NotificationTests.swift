@@ -9,18 +9,29 @@ import Testing
 struct NotificationTests {
     static let scripted: [[UInt8]] = (0..<20).map { [0x16, UInt8(60 + $0), 0x00, 0x04] }
 
-    @Test("delivers scripted frames in order over each transport",
-          arguments: [true, false])
-    func framesInOrder(preferAcquire: Bool) async throws {
+    /// A connected strap whose notifications are held back, and its 0x2A37 characteristic.
+    static func connectedQuietStrap() async throws -> (SimulatorFixture, BluetoothAddress, GattCharacteristic) {
         let fixture = try await SimulatorFixture.start()
         let address = await fixture.simulator.strapAddresses[0]
         let device = try await fixture.connect(address)
         let measurement = try #require(await device.characteristic(BluetoothUUID.heartRateMeasurement.uuidString))
         await fixture.simulator.stallNotifications(address, true)
+        return (fixture, address, measurement)
+    }
+
+    /// Lets the held-back strap notify, `scripted` first.
+    static func releaseScriptedFrames(on fixture: SimulatorFixture, from address: BluetoothAddress) async {
+        await fixture.simulator.queueFrames(scripted, for: address)
+        await fixture.simulator.stallNotifications(address, false)
+    }
+
+    @Test("delivers scripted frames in order over each transport",
+          arguments: [true, false])
+    func framesInOrder(preferAcquire: Bool) async throws {
+        let (fixture, address, measurement) = try await Self.connectedQuietStrap()
         let notifications = try await measurement.notifications(preferAcquire: preferAcquire)
         #expect(notifications.transport == (preferAcquire ? .acquired(mtu: 23) : .propertiesChanged))
-        await fixture.simulator.queueFrames(Self.scripted, for: address)
-        await fixture.simulator.stallNotifications(address, false)
+        await Self.releaseScriptedFrames(on: fixture, from: address)
         let frames = await collect(20, from: notifications.frames)
         #expect(frames == Self.scripted)
         notifications.stop()
@@ -29,17 +40,12 @@ struct NotificationTests {
     @Test("hands frames to a handler in order over each transport; the frames stream yields none and ends with the link",
           arguments: [true, false])
     func handlerTakesFrames(preferAcquire: Bool) async throws {
-        let fixture = try await SimulatorFixture.start()
-        let address = await fixture.simulator.strapAddresses[0]
-        let device = try await fixture.connect(address)
-        let measurement = try #require(await device.characteristic(BluetoothUUID.heartRateMeasurement.uuidString))
-        await fixture.simulator.stallNotifications(address, true)
+        let (fixture, address, measurement) = try await Self.connectedQuietStrap()
         let received = Mutex<[[UInt8]]>([])
         let notifications = try await measurement.notifications(preferAcquire: preferAcquire) { frame in
             received.withLock { $0.append(frame) }
         }
-        await fixture.simulator.queueFrames(Self.scripted, for: address)
-        await fixture.simulator.stallNotifications(address, false)
+        await Self.releaseScriptedFrames(on: fixture, from: address)
         #expect(await eventually { received.withLock { $0.count } >= Self.scripted.count })
         #expect(received.withLock { Array($0.prefix(Self.scripted.count)) } == Self.scripted)
         await fixture.simulator.dropLink(address)
