@@ -1,5 +1,6 @@
 import GATTHeartRate
 import GatewayDaemon
+import Synchronization
 
 /// A `StrapRadio` held in memory, which a test drives directly: adapters change readiness,
 /// straps are known or only discoverable, connects fail as scripted or take their time, links
@@ -22,7 +23,7 @@ public actor InMemoryStrapRadio: StrapRadio {
         public var hasHeartRate = true
         /// What it says about itself.
         public var details = DeviceDetails(name: "Polar H10", batteryPercent: 80)
-        fileprivate var subscription: (deliver: @Sendable ([UInt8]) -> Void, end: AsyncStream<Void>.Continuation)?
+        fileprivate var subscription: Subscription?
     }
 
     private var adapters: [String: AdapterReadiness] = ["hci0": .ready]
@@ -65,9 +66,6 @@ public actor InMemoryStrapRadio: StrapRadio {
     @discardableResult
     public func send(_ frame: [UInt8], from address: BluetoothAddress) -> Bool {
         guard let subscription = straps[address]?.subscription else { return false }
-        // A stopped subscription takes no more frames, as bluetoothd sends none after StopNotify;
-        // yielding to its end stream is how to ask whether it was finished.
-        if case .terminated = subscription.end.yield(()) { return true }
         subscription.deliver(frame)
         return true
     }
@@ -79,7 +77,7 @@ public actor InMemoryStrapRadio: StrapRadio {
 
     /// The link drops (out of range, strap off): its subscription ends.
     public func dropLink(_ address: BluetoothAddress) {
-        straps[address]?.subscription?.end.finish()
+        straps[address]?.subscription?.end()
         straps[address]?.subscription = nil
     }
 
@@ -144,10 +142,10 @@ public actor InMemoryStrapRadio: StrapRadio {
     fileprivate func subscribe(_ address: BluetoothAddress, deliver: @escaping @Sendable ([UInt8]) -> Void) -> StrapNotifications? {
         guard straps[address]?.hasHeartRate == true else { return nil }
         dropLink(address)
-        let (ended, end) = AsyncStream.makeStream(of: Void.self)
-        straps[address]?.subscription = (deliver, end)
+        let subscription = Subscription(deliver: deliver)
+        straps[address]?.subscription = subscription
         subscriptions[address, default: 0] += 1
-        return StrapNotifications(ended: { for await _ in ended {} }, stop: { end.finish() })
+        return StrapNotifications(ended: { for await _ in subscription.ended {} }, stop: subscription.end)
     }
 
     fileprivate func disconnect(_ address: BluetoothAddress) {
@@ -169,5 +167,29 @@ public actor InMemoryStrapRadio: StrapRadio {
             await radio.subscribe(address, deliver: deliver)
         }
         func disconnect() async { await radio.disconnect(address) }
+    }
+}
+
+/// One strap's live subscription: frames go to `deliver` until it ends (the link drops, or the
+/// supervisor stops it), as bluetoothd sends none after StopNotify.
+private final class Subscription: Sendable {
+    let ended: AsyncStream<Void>
+    private let continuation: AsyncStream<Void>.Continuation
+    private let handler: @Sendable ([UInt8]) -> Void
+    private let isOver = Mutex(false)
+
+    init(deliver: @escaping @Sendable ([UInt8]) -> Void) {
+        (ended, continuation) = AsyncStream.makeStream(of: Void.self)
+        handler = deliver
+    }
+
+    func deliver(_ frame: [UInt8]) {
+        guard !isOver.withLock({ $0 }) else { return }
+        handler(frame)
+    }
+
+    @Sendable func end() {
+        isOver.withLock { $0 = true }
+        continuation.finish()
     }
 }

@@ -15,10 +15,10 @@ struct SensorSupervisorTests {
         defer { task.cancel() }
         #expect(await fixture.samplesArrive(for: address, count: 5))
         #expect(await supervisor.state == .subscribed)
-        let sample = try #require(await fixture.collector.samples.first)
+        let sample = try #require(fixture.collector.samples.first)
         #expect(sample.patientID == "40006")
         #expect(sample.captured.monotonicNanoseconds > 0 && sample.captured.wallClockNanoseconds > 1_700_000_000_000_000_000)
-        #expect(Set(await fixture.collector.samples.map(\.id)).count == (await fixture.collector.samples.count))
+        #expect(Set(fixture.collector.samples.map(\.id)).count == (fixture.collector.samples.count))
         let details = await supervisor.details
         #expect(details == DeviceDetails(name: "Polar H10 0001", bodySensorLocation: .chest, batteryPercent: 95, manufacturer: "Polar Electro Oy", model: "H10"))
     }
@@ -79,7 +79,7 @@ struct SensorSupervisorTests {
         #expect(await fixture.samplesArrive(for: address))
         await fixture.simulator.stallNotifications(address, true)
         #expect(await eventually {
-            await fixture.collector.events.contains { if case .stalled = $0 { true } else { false } }
+            fixture.collector.events.contains { if case .stalled = $0 { true } else { false } }
         })
         await fixture.simulator.stallNotifications(address, false)
         #expect(await fixture.samplesArrive(for: address))
@@ -94,7 +94,7 @@ struct SensorSupervisorTests {
         let (_, _, task) = await fixture.supervise()
         defer { task.cancel() }
         #expect(await fixture.samplesArrive(for: address))
-        let retried = await fixture.collector.events.contains {
+        let retried = fixture.collector.events.contains {
             if case .retrying = $0 { true } else { false }
         }
         #expect(!retried)
@@ -110,7 +110,7 @@ struct SensorSupervisorTests {
         defer { task.cancel() }
         #expect(await fixture.samplesArrive(for: address))
         #expect(await supervisor.malformedFrames == 3)
-        let retried = await fixture.collector.events.contains {
+        let retried = fixture.collector.events.contains {
             if case .retrying(_, let reason, let transient, _) = $0 { reason.contains("InProgress") && transient } else { false }
         }
         #expect(retried)
@@ -128,7 +128,7 @@ struct SensorSupervisorTests {
             await fixture.simulator.dropLink(address)
         }
         #expect(await eventually {
-            await fixture.collector.events.filter {
+            fixture.collector.events.filter {
                 if case .retrying(_, let reason, true, _) = $0 { reason.contains("after subscribing") } else { false }
             }.count >= 3
         })

@@ -3,17 +3,21 @@ import BlueZSimulator
 @testable import GatewayDaemon
 import GATTHeartRate
 import GatewayTestSupport
+import Synchronization
 
-/// Collects what supervisors produce.
-actor SampleCollector {
-    private(set) var samples: [HeartRateSample] = []
-    private(set) var events: [SensorEvent] = []
+/// Collects what supervisors produce, in the order they produce it: samples arrive on the bus
+/// thread and events on the supervisor, and both are recorded as they are handed over.
+final class SampleCollector: Sendable {
+    private let collected = Mutex<(samples: [HeartRateSample], events: [SensorEvent])>(([], []))
 
-    func add(_ sample: HeartRateSample) { samples.append(sample) }
-    func add(_ event: SensorEvent) { events.append(event) }
+    var samples: [HeartRateSample] { collected.withLock { $0.samples } }
+    var events: [SensorEvent] { collected.withLock { $0.events } }
+
+    func add(_ sample: HeartRateSample) { collected.withLock { $0.samples.append(sample) } }
+    func add(_ event: SensorEvent) { collected.withLock { $0.events.append(event) } }
 
     func count(for address: BluetoothAddress) -> Int {
-        samples.lazy.filter { $0.sensor == address }.count
+        collected.withLock { $0.samples.lazy.filter { $0.sensor == address }.count }
     }
 }
 
@@ -45,8 +49,8 @@ struct SupervisorFixture: Sendable {
         return SensorSupervisor(
             address: address, patientID: "40006", radio: BlueZStrapRadio(client: client, discovery: discovery), adapter: "hci0",
             policy: policy, slots: slots, clock: CaptureClock(),
-            onSample: { sample in Task { await collector.add(sample) } },
-            onEvent: { event in Task { await collector.add(event) } })
+            onSample: { collector.add($0) },
+            onEvent: { collector.add($0) })
     }
 
     /// Starts supervising the `index`th strap; cancel the returned task to stop.
@@ -60,7 +64,7 @@ struct SupervisorFixture: Sendable {
 
     /// Waits until `address` has produced `count` more samples than it had.
     func samplesArrive(for address: BluetoothAddress, count: Int = 3) async -> Bool {
-        let start = await collector.count(for: address)
-        return await eventually { await collector.count(for: address) >= start + count }
+        let start = collector.count(for: address)
+        return await eventually { collector.count(for: address) >= start + count }
     }
 }
