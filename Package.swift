@@ -16,7 +16,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // Without the FullFoundation trait: full Foundation links ICU, ~40 MB of the shipped binary.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
@@ -29,10 +28,12 @@ let package = Package(
         .target(name: "GATTHeartRate"),
         .target(name: "DurableFile"),
         .systemLibrary(name: "CBlueZ", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
-        .target(name: "DBus", dependencies: ["CBlueZ"]),
+        .target(name: "ProcessThreads", dependencies: ["CLinux"]),
+        .target(name: "DBus", dependencies: ["CBlueZ", "ProcessThreads"]),
         .target(name: "BlueZ", dependencies: ["DBus"]),
         .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "BlueZSimulator", dependencies: ["BlueZ", "DBus", "GATTHeartRate"]),
         .target(
             name: "OfflineQueue",
@@ -46,11 +47,8 @@ let package = Package(
             dependencies: [
                 "GATTHeartRate",
                 "DurableFile",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                "CCurl",
+                "ProcessThreads",
             ]
         ),
         .target(
@@ -78,8 +76,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         .target(
@@ -147,8 +143,7 @@ let package = Package(
         .testTarget(
             name: "JHESimulatorTests",
             dependencies: [
-                "JHESimulator", "GatewayTestSupport",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "JHESimulator", "GatewayTestSupport", "Uplink",
             ]
         ),
         .testTarget(

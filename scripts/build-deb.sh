@@ -70,8 +70,8 @@ License: Apache-2.0
  The full text is in /usr/share/doc/edge-gateway/LICENSE and /usr/share/common-licenses/Apache-2.0.
  The binary also contains, statically linked, the Swift runtime and Foundation (Apache-2.0
  with the Runtime Library Exception) and the Swift packages named in Package.swift and their
- dependencies, each under its own licence (among them Apache-2.0, MIT, and the OpenSSL and ISC
- licences of the BoringSSL copies in swift-nio-ssl and swift-crypto).
+ dependencies, each under its own licence (Apache-2.0). TLS and HTTP come from the system's
+ libcurl and OpenSSL, which are linked dynamically and not shipped here.
 EOF
 chmod 0644 "$doc/copyright"
 

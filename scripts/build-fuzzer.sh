@@ -21,7 +21,7 @@ uplink=Sources/Uplink
 swiftc "${flags[@]}" -enable-testing -module-name Uplink -emit-module -emit-module-path "$out/Uplink.swiftmodule" \
   -emit-library -static -o "$out/libUplink.a" \
   "$uplink"/Delivery/{BatchReply,Outcome,RetryAfter,FHIRBatchResponse}.swift \
-  "$uplink"/Transport/{HTTPTransport,Duration+Nanoseconds,ServerAddress,URLParts}.swift \
+  "$uplink"/Transport/{HTTPTransport,ServerAddress,URLParts}.swift \
   "$uplink"/Tokens/{TokenResponse,TokenEndpoint,FormEncoding}.swift "$uplink"/UplinkError.swift
 swiftc "${flags[@]}" -L "$out" -lUplink Fuzz/UplinkReplyFuzzer.swift -o "$out/uplink-reply-fuzzer"
 echo "built $out/uplink-reply-fuzzer"

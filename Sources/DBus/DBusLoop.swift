@@ -1,4 +1,5 @@
 import CBlueZ
+import ProcessThreads
 import Synchronization
 #if canImport(Glibc)
 import Glibc
@@ -77,7 +78,7 @@ final class DBusLoop: @unchecked Sendable {
     /// returns the connection, or an error which ends the thread.
     func start(open: @escaping @Sendable () -> Result<OpaquePointer, DBusError>) async -> Result<Void, DBusError> {
         await withCheckedContinuation { (started: CheckedContinuation<Result<Void, DBusError>, Never>) in
-            let thread = LoopThread { [self] in
+            DetachedThread.start(name: "egw-dbus") { [self] in
                 switch open() {
                 case .failure(let error):
                     started.resume(returning: .failure(error))
@@ -88,7 +89,6 @@ final class DBusLoop: @unchecked Sendable {
                     self.run()
                 }
             }
-            thread.start()
         }
     }
 
@@ -329,24 +329,5 @@ final class DBusLoop: @unchecked Sendable {
         timeouts[index].deadline = dbus_timeout_get_enabled(timeout) != 0
             ? ContinuousClock.now.advanced(by: .milliseconds(Int(dbus_timeout_get_interval(timeout))))
             : nil
-    }
-}
-
-/// A joinable-free POSIX thread running one closure: the loop thread.
-private final class LoopThread: @unchecked Sendable {
-    private let body: () -> Void
-
-    init(_ body: @escaping () -> Void) { self.body = body }
-
-    func start() {
-        let context = Unmanaged.passRetained(self).toOpaque()
-        var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { context in
-            let loopThread = Unmanaged<LoopThread>.fromOpaque(context!).takeRetainedValue()
-            loopThread.body()
-            return nil
-        }, context)
-        precondition(status == 0, "cannot start the D-Bus loop thread (error \(status))")
-        pthread_detach(thread)
     }
 }

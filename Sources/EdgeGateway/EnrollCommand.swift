@@ -67,32 +67,26 @@ struct EnrollCommand: AsyncParsableCommand {
             throw ValidationError("--client-credentials needs --base-url (the JHE server) or [uplink] base_url.")
         }
         let fhirPath = fhirPath ?? uplink.fhirPath ?? "/FHIR/R5/"
-        let transport: AsyncHTTPTransport
+        let transport: CurlTransport
         do {
-            transport = try AsyncHTTPTransport(caFile: uplink.caFile)
+            transport = try CurlTransport(caFile: uplink.caFile)
         } catch {
             throw fail(error)
         }
         let enrollment = Enrollment(transport: transport, store: store)
-        let result: Result<Credentials, UplinkError>
+        let credentials: Credentials
         do {
             if let clientKey, let baseURL {
                 let key = clientKey == "-" ? (readLine() ?? "").filter { !$0.isWhitespace } : clientKey
-                result = .success(try await enrollment.enroll(clientCredentials: key, baseURL: baseURL, deviceID: deviceID, fhirBasePath: fhirPath))
+                credentials = try await enrollment.enroll(clientCredentials: key, baseURL: baseURL, deviceID: deviceID, fhirBasePath: fhirPath)
             } else {
-                result = .success(try await enrollment.enroll(invitation: invitation ?? "", baseURL: baseURL, deviceID: deviceID, fhirBasePath: fhirPath))
+                credentials = try await enrollment.enroll(invitation: invitation ?? "", baseURL: baseURL, deviceID: deviceID, fhirBasePath: fhirPath)
             }
         } catch {
-            result = .failure(error)
-        }
-        await transport.shutdown()
-        switch result {
-        case .success(let credentials):
-            print("enrolled with \(credentials.server.baseURL)")
-            print(EnrolmentSummary(credentials).lines.joined(separator: "\n"))
-        case .failure(let error):
             throw fail(error)
         }
+        print("enrolled with \(credentials.server.baseURL)")
+        print(EnrolmentSummary(credentials).lines.joined(separator: "\n"))
     }
 
     private func showStatus(_ store: CredentialsFileStore) throws {

@@ -32,7 +32,6 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         Self.unblockTerminationSignals()
-        Gateway.prepareProcess()
         let configuration = try state.loadConfiguration()
         GatewayLogging.bootstrap(level: logLevel)
         let daemon = Gateway(

@@ -55,7 +55,7 @@ enum UplinkBenchmark {
         let base = try await simulator.start()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("uplink-bench-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let transport = try AsyncHTTPTransport()
+        let transport = try CurlTransport()
         let store = CredentialsFileStore(directory: directory.path)
         _ = try await Enrollment(transport: transport, store: store).enroll(invitation: await simulator.issueInvitation())
         let client = JHEClient(tokens: TokenManager(store: store, transport: transport), transport: transport)
@@ -71,7 +71,6 @@ enum UplinkBenchmark {
         let seconds = elapsed.seconds
         print("uplink upload: \(delivered)/\(total) samples delivered to the simulator at batch 100 in \(DecodeBenchmark.format(seconds, 2)) s")
         print("uplink upload: \(Int(Double(delivered) / seconds)) samples/s (\(Int(Double(total / 100) / seconds)) requests/s), peak RSS \(DecodeBenchmark.format(EdgeGatewayBench.peakRSSMiB, 1)) MiB")
-        await transport.shutdown()
         await simulator.stop()
     }
 }

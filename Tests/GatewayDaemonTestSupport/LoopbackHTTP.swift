@@ -3,16 +3,9 @@ import Uplink
 /// One-off HTTP requests to a server the test started on loopback (the metrics endpoint), through
 /// the same transport the gateway uses, so a scrape in a test goes over real sockets.
 public enum LoopbackHTTP {
-    /// `GET url` with a fresh transport, shut down whatever the outcome.
+    /// `GET url`.
     public static func get(_ url: String) async throws -> TransportResponse {
-        let transport = try AsyncHTTPTransport(connectTimeout: .seconds(5))
-        do {
-            let reply = try await transport.send(TransportRequest(method: "GET", url: url), timeout: .seconds(30))
-            await transport.shutdown()
-            return reply
-        } catch {
-            await transport.shutdown()
-            throw error
-        }
+        let transport = try CurlTransport(connectTimeout: .seconds(5))
+        return try await transport.send(TransportRequest(method: "GET", url: url), timeout: .seconds(30))
     }
 }

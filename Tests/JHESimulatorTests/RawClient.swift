@@ -1,7 +1,7 @@
-import AsyncHTTPClient
+
 import Foundation
 import JHESimulator
-import NIOCore
+import Uplink
 
 /// Plain HTTP against the simulator, to check its contract without the uplink in between.
 struct RawClient {
@@ -24,13 +24,9 @@ struct RawClient {
     }
 
     func send(_ method: String, _ path: String, headers: [(String, String)] = [], body: Data? = nil) async throws -> Reply {
-        var request = HTTPClientRequest(url: baseURL + path)
-        request.method = .init(rawValue: method)
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
-        if let body { request.body = .bytes(ByteBuffer(bytes: body)) }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-        let bytes = try await response.body.collect(upTo: 64 * 1024 * 1024)
-        return Reply(status: Int(response.status.code), headers: response.headers.map { ($0.name, $0.value) }, body: Data(buffer: bytes))
+        let request = TransportRequest(method: method, url: baseURL + path, headers: headers, body: body)
+        let response = try await CurlTransport().send(request, timeout: .seconds(30))
+        return Reply(status: response.status, headers: response.headers, body: response.body)
     }
 
     func form(_ fields: [String: String], headers: [(String, String)] = []) async throws -> Reply {

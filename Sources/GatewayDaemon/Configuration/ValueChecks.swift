@@ -70,7 +70,7 @@ enum ValueChecks {
         }
         guard FileManager.default.isReadableFile(atPath: text) else { throw .notAllowed(detail: "the file is not readable") }
         do throws(UplinkError) {
-            try AsyncHTTPTransport.checkCAFile(text)
+            try PEMTrustRoots.check(text)
         } catch {
             throw .notAllowed(detail: "it holds no readable PEM certificate")
         }

@@ -6,7 +6,6 @@ import Foundation
 #endif
 import Glibc
 import Logging
-import NIOCore
 import OfflineQueue
 import ServiceLifecycle
 import Uplink
@@ -31,13 +30,6 @@ public struct Gateway {
 
     var stateDirectory: String { configuration.gateway.stateDirectory }
 
-    /// Makes the process-wide choices a daemon process makes once, before anything starts: one
-    /// NIO event-loop thread, shared by the HTTP client and the metrics server (NIO would start
-    /// one per core; the gateway makes a request every few seconds). Call it once, first.
-    public static func prepareProcess() {
-        NIOSingletons.groupLoopCountSuggestion = 1
-    }
-
     /// Opens the state, runs until a termination signal, and closes the state cleanly.
     public func run() async throws {
         // SIGHUP means "look again" (ReloadSignal), never "terminate": ignored from the start,
@@ -48,7 +40,7 @@ public struct Gateway {
         let queue = try openQueue("queue.sqlite")
         let held = try openQueue(HeldSamples.fileName, evictByAge: false)
         let uplink = configuration.uplink
-        let transport = try AsyncHTTPTransport(caFile: uplink.caFile, environment: environment)
+        let transport = try CurlTransport(caFile: uplink.caFile, environment: environment)
         let tokens = TokenManager(
             store: CredentialsFileStore(directory: stateDirectory), transport: transport, timeout: uplink.timeout,
             serverSettings: uplink.serverSettings)
@@ -104,10 +96,10 @@ public struct Gateway {
             try? notifier?.stopping()
         } catch {
             logger.critical("the daemon stopped on an error", metadata: ["error": "\(error)"])
-            try await close(queue, held, transport)
+            try await close(queue, held)
             throw error
         }
-        try await close(queue, held, transport)
+        try await close(queue, held)
         logger.notice("edge-gateway stopped; every accepted sample is on disk")
     }
 
@@ -195,9 +187,8 @@ public struct Gateway {
         return settings
     }
 
-    private func close(_ queue: OfflineQueue, _ held: OfflineQueue, _ transport: AsyncHTTPTransport) async throws {
+    private func close(_ queue: OfflineQueue, _ held: OfflineQueue) async throws {
         try await queue.close()
         try await held.close()
-        await transport.shutdown()
     }
 }

@@ -1,11 +1,14 @@
-import Hummingbird
+import Dispatch
 import Logging
-import NIOCore
 import ServiceLifecycle
 
-/// Serves `GET /metrics` (Prometheus text format) on `[metrics] listen`, with Hummingbird.
-/// Runs as a swift-service-lifecycle `Service`: it stops when its group shuts down gracefully.
-/// The text comes from a closure, so the server knows nothing about where the numbers live.
+/// Serves `GET /metrics` (Prometheus text format) on `[metrics] listen`.
+///
+/// A scrape every 15 s or so needs no web framework: the listening socket is a Dispatch read
+/// source (nothing runs between scrapes), and each connection gets one request and one reply
+/// (`MetricsExchange`). Runs as a swift-service-lifecycle `Service`: it stops when its group
+/// shuts down gracefully or its task is cancelled. The text comes from a closure, so the server
+/// knows nothing about where the numbers live.
 final class MetricsServer: Service, Sendable {
     private let address: ListenAddress
     private let logger: Logger
@@ -25,29 +28,30 @@ final class MetricsServer: Service, Sendable {
         get async { await bound.wait() }
     }
 
-    /// Serves until cancelled or the service group shuts down.
+    /// Serves until cancelled or the service group shuts down; throws `MetricsListenError`
+    /// when the address cannot be bound.
     func run() async throws {
-        let router = Router()
-        let render = render
-        router.get("/metrics") { _, _ in
-            let text = await render()
-            return Response(
-                status: .ok, headers: [.contentType: PrometheusExposition.contentType],
-                body: .init(byteBuffer: ByteBuffer(string: text)))
-        }
-        let bound = bound
-        let app = Application(
-            router: router,
-            configuration: .init(address: .hostname(address.host, port: address.port), serverName: "edge-gateway"),
-            onServerRunning: { channel in await bound.set(channel.localAddress?.port) },
-            logger: logger)
+        let listener: MetricsListener
         do {
-            try await app.run()
+            listener = try MetricsListener(address)
         } catch {
             await bound.set(nil)
             throw error
         }
-        await bound.set(nil)
+        let render = render
+        let logger = logger
+        let source = DispatchSource.makeReadSource(fileDescriptor: listener.descriptor, queue: DispatchQueue(label: "edge-gateway.metrics"))
+        source.setEventHandler {
+            while let connection = listener.accept() {
+                MetricsExchange(connection: connection, logger: logger).serve(render)
+            }
+        }
+        source.setCancelHandler { listener.close() }
+        source.resume()
+        await bound.set(listener.port)
+        logger.info("serving metrics", metadata: ["listen": "\(address.host):\(listener.port)"])
+        try? await gracefulShutdown()
+        source.cancel()
     }
 }
 

@@ -29,14 +29,14 @@ struct UplinkChecks {
             enrolled = loaded
         }
         let server: ServerAddress
-        let transport: AsyncHTTPTransport
+        let transport: CurlTransport
         do throws(UplinkError) {
             guard let target = try target(enrolled) else {
                 return [.fail("jhe", "no server: not enrolled and no [uplink] base_url", fix: "run `edge-gateway enroll LINK_OR_CODE`")]
                     + tokenSkipped("not enrolled")
             }
             server = target
-            transport = try AsyncHTTPTransport(caFile: configuration.uplink.caFile, connectTimeout: .seconds(5))
+            transport = try CurlTransport(caFile: configuration.uplink.caFile, connectTimeout: .seconds(5))
         } catch {
             let fix = error.code == .serverMoved
                 ? "enrol with the configured server, or remove [uplink] base_url" : "fix [uplink] base_url / ca_file in the configuration, or enrol again"
@@ -49,7 +49,6 @@ struct UplinkChecks {
         } else {
             checks += tokenSkipped("JHE is unreachable")
         }
-        await transport.shutdown()
         return checks
     }
 
@@ -150,7 +149,7 @@ struct UplinkChecks {
     /// Authenticated (or anonymous) GETs to one server.
     struct Client {
         let server: ServerAddress
-        let transport: AsyncHTTPTransport
+        let transport: CurlTransport
         let timeout: Duration
 
         func get(_ path: String, token: String?) async throws(UplinkError) -> TransportResponse {

@@ -1,4 +1,3 @@
-import Crypto
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -18,9 +17,9 @@ enum NameBasedUUID {
 
     /// The version-5 UUID of `name` in `namespace`.
     static func make(_ name: String, in namespace: UUID = namespace) -> UUID {
-        var hasher = Insecure.SHA1()
-        withUnsafeBytes(of: namespace.uuid) { hasher.update(bufferPointer: $0) }
-        hasher.update(data: Array(name.utf8))
+        var hasher = SHA1()
+        withUnsafeBytes(of: namespace.uuid) { hasher.update($0) }
+        hasher.update(name.utf8)
         var bytes = Array(hasher.finalize().prefix(16))
         bytes[6] = (bytes[6] & 0x0F) | 0x50
         bytes[8] = (bytes[8] & 0x3F) | 0x80

@@ -50,7 +50,7 @@ public struct TransportResponse: Sendable {
     }
 }
 
-/// The seam between the uplink and the network: the production one is `AsyncHTTPTransport`,
+/// The seam between the uplink and the network: the production one is `CurlTransport`,
 /// tests can drive the uplink through any other. Failures to get any reply (refused, reset,
 /// TLS, timeout) are thrown as `UplinkError` with `connectionFailed` or `timedOut`.
 public protocol HTTPTransport: Sendable {

@@ -1,8 +1,6 @@
-import AsyncHTTPClient
-
 /// The proxy from the standard environment variables (`https_proxy`, `HTTPS_PROXY`,
 /// `http_proxy`, `HTTP_PROXY`, and `no_proxy`/`NO_PROXY`), as curl and most tools read them.
-struct ProxySetting {
+struct ProxySetting: Sendable {
     let proxyURL: String?
     let noProxy: [String]
 
@@ -13,10 +11,12 @@ struct ProxySetting {
             .split(separator: ",").map { $0.trimmingPrefix(".").lowercased() }.filter { !$0.isEmpty }
     }
 
-    /// The proxy the environment names, or nil for none (or one that is not an http(s) URL).
-    var proxy: HTTPClient.Configuration.Proxy? {
-        guard let proxyURL, let parts = URLParts(proxyURL) else { return nil }
-        return .server(host: parts.host, port: parts.port ?? 80)
+    /// The HTTP proxy the environment names, as `http://host:port` (requests to https servers
+    /// tunnel through it with CONNECT), or nil for none or one that is not an http(s) URL.
+    var proxy: String? {
+        guard let proxyURL, let parts = URLParts(proxyURL), ["http", "https"].contains(parts.scheme) else { return nil }
+        let host = parts.host.contains(":") ? "[\(parts.host)]" : parts.host
+        return "http://\(host):\(parts.port ?? 80)"
     }
 
     /// Whether a request to `host` goes direct: a loopback host always does, and so does any

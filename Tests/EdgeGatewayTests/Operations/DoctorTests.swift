@@ -29,15 +29,9 @@ extension Operations {
                 let jhe = JHESimulator()
                 _ = try await jhe.start()
                 let state = try TemporaryDirectory("doctor")
-                let transport = try AsyncHTTPTransport()
+                let transport = try CurlTransport()
                 let link = await jhe.issueInvitation()
-                do {
-                    _ = try await Enrollment(transport: transport, store: CredentialsFileStore(directory: state.path)).enroll(invitation: link)
-                    await transport.shutdown()
-                } catch {
-                    await transport.shutdown()
-                    throw error
-                }
+                _ = try await Enrollment(transport: transport, store: CredentialsFileStore(directory: state.path)).enroll(invitation: link)
                 try SensorBindingStore(directory: state.path).bind(SensorBinding(
                     address: try #require(BluetoothAddress(DoctorTests.strap)), alias: "bed 1",
                     patientID: String(JHESimulator.defaultPatientID), addedAt: Date()))
@@ -150,11 +144,10 @@ extension Operations {
             let tokenRequestsAfterDoctor = await site.jhe.counters.tokenRequests
 
             await site.jhe.revokeRefreshTokens()
-            let transport = try AsyncHTTPTransport()
+            let transport = try CurlTransport()
             let manager = TokenManager(store: CredentialsFileStore(directory: site.state.path), transport: transport,
                                        now: { Int64(Date().timeIntervalSince1970) + 30 * 86_400 })
             await #expect(throws: UplinkError.self) { try await manager.accessToken() }
-            await transport.shutdown()
             let reenrol = await site.doctor()
             await site.stop()
 

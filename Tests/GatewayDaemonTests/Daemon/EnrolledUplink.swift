@@ -6,7 +6,7 @@ import Uplink
 /// enrolment with it in `directory`, a queue there, and the client the uploader uses.
 struct EnrolledUplink {
     let jhe: JHESimulator
-    let transport: AsyncHTTPTransport
+    let transport: CurlTransport
     let queue: OfflineQueue
     let tokens: TokenManager
     let client: JHEClient
@@ -14,7 +14,7 @@ struct EnrolledUplink {
     static func start(in directory: String) async throws -> EnrolledUplink {
         let jhe = JHESimulator()
         _ = try await jhe.start()
-        let transport = try AsyncHTTPTransport()
+        let transport = try CurlTransport()
         let store = CredentialsFileStore(directory: directory)
         _ = try await Enrollment(transport: transport, store: store).enroll(invitation: await jhe.issueInvitation())
         let tokens = TokenManager(store: store, transport: transport)
@@ -25,7 +25,6 @@ struct EnrolledUplink {
 
     func stop() async throws {
         try await queue.close()
-        await transport.shutdown()
         await jhe.stop()
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import GatewayDaemonTestSupport
 import Logging
 import ServiceLifecycle
@@ -42,6 +45,47 @@ extension Operations {
             #expect(await second.port == nil)
             running.cancel()
             _ = await running.result
+        }
+
+        @Test("a request that is not GET /metrics over HTTP/1.x gets 405, 400 or 404, and the server keeps serving")
+        func oddRequests() async throws {
+            let server = MetricsServer(address: ListenAddress(host: "127.0.0.1", port: 0)) { "edge_gateway_up 1\n" }
+            let running = Task { try await server.run() }
+            let port = try #require(await server.port)
+            #expect(try Self.exchange("POST /metrics HTTP/1.1\r\nHost: x\r\n\r\n", port: port).hasPrefix("HTTP/1.1 405 "))
+            #expect(try Self.exchange("GET /metrics SPDY/3\r\n\r\n", port: port).hasPrefix("HTTP/1.1 400 "))
+            #expect(try Self.exchange("GET\r\n\r\n", port: port).hasPrefix("HTTP/1.1 400 "))
+            #expect(try Self.exchange(String(repeating: "X", count: 8192), port: port).hasPrefix("HTTP/1.1 400 "))
+            #expect(try Self.exchange("GET /metrics/../etc HTTP/1.1\r\n\r\n", port: port).hasPrefix("HTTP/1.1 404 "))
+            let head = try Self.exchange("HEAD /metrics?x=1 HTTP/1.0\r\n\r\n", port: port)
+            #expect(head.hasPrefix("HTTP/1.1 200 ") && head.hasSuffix("\r\n\r\n"))
+            let scrape = try await LoopbackHTTP.get("http://127.0.0.1:\(port)/metrics")
+            #expect(String(decoding: scrape.body, as: UTF8.self) == "edge_gateway_up 1\n")
+            running.cancel()
+            _ = await running.result
+        }
+
+        /// Sends `request` raw on a new connection and reads the reply until the server closes.
+        static func exchange(_ request: String, port: Int) throws -> String {
+            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            defer { close(socket) }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            address.sin_port = UInt16(port).bigEndian
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            try #require(connected == 0)
+            _ = Array(request.utf8).withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            var reply: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+                guard count > 0 else { break }
+                reply += chunk[..<count]
+            }
+            return String(decoding: reply, as: UTF8.self)
         }
 
         actor Counter {

@@ -16,6 +16,8 @@ final class HostileHTTPServer: Sendable {
         case redirect(to: String)
         /// `200` with a small JSON body: the origin a redirect points at.
         case answer
+        /// `200` with a small JSON body to each request, keeping the connection open for more.
+        case answerKeepingAlive
     }
 
     let port: UInt16
@@ -82,6 +84,10 @@ final class HostileHTTPServer: Sendable {
             _ = send("HTTP/1.1 307 Temporary Redirect\r\nLocation: \(location)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", to: connection)
         case .answer:
             _ = send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}", to: connection)
+        case .answerKeepingAlive:
+            repeat {
+                guard send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}", to: connection) else { return }
+            } while read(connection, &request, request.count) > 0
         }
     }
 

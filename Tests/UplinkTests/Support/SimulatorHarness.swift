@@ -9,7 +9,7 @@ final class SimulatorHarness: Sendable {
     let simulator: JHESimulator
     let baseURL: String
     let stateDirectory: URL
-    let transport: AsyncHTTPTransport
+    let transport: CurlTransport
     let store: CredentialsFileStore
     /// The gateway's clock, movable by the test.
     let clock = GatewayClock()
@@ -18,7 +18,7 @@ final class SimulatorHarness: Sendable {
         self.simulator = simulator
         self.baseURL = baseURL
         self.stateDirectory = stateDirectory
-        transport = try AsyncHTTPTransport()
+        transport = try CurlTransport()
         store = CredentialsFileStore(directory: stateDirectory.path)
     }
 
@@ -39,7 +39,6 @@ final class SimulatorHarness: Sendable {
     }
 
     private func tearDown() async {
-        await transport.shutdown()
         await simulator.stop()
         try? FileManager.default.removeItem(at: stateDirectory)
     }

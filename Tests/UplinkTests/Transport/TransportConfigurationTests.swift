@@ -25,9 +25,8 @@ struct TransportConfigurationTests {
         defer { proxy.stop() }
         let server = try HostileHTTPServer(.answer)
         defer { server.stop() }
-        let transport = try AsyncHTTPTransport(environment: ["HTTPS_PROXY": proxy.baseURL, "HTTP_PROXY": proxy.baseURL, "NO_PROXY": "127.0.0.1"])
+        let transport = try CurlTransport(environment: ["HTTPS_PROXY": proxy.baseURL, "HTTP_PROXY": proxy.baseURL, "NO_PROXY": "127.0.0.1"])
         let reply = try await transport.send(TransportRequest(method: "GET", url: server.baseURL + "/o/.well-known/openid-configuration"), timeout: .seconds(30))
-        await transport.shutdown()
         #expect(reply.status == 200)
         #expect(server.connections == 1)
         #expect(proxy.connections == 0)
@@ -42,7 +41,7 @@ struct TransportConfigurationTests {
 
     @Test("a ca_file that is not PEM is refused with a typed error naming it; a real PEM is accepted")
     func caFile() async throws {
-        #expect { try AsyncHTTPTransport(caFile: "/nonexistent/ca.pem") } throws: {
+        #expect { try CurlTransport(caFile: "/nonexistent/ca.pem") } throws: {
             ($0 as? UplinkError)?.code == .invalidCAFile && "\($0)".contains("/nonexistent/ca.pem")
         }
         let directory = try SchemaValidator.scratchDirectory()
@@ -57,15 +56,14 @@ struct TransportConfigurationTests {
         try openssl.run()
         openssl.waitUntilExit()
         try #require(openssl.terminationStatus == 0, "openssl is needed to make a test CA")
-        let transport = try AsyncHTTPTransport(caFile: pem.path)
-        await transport.shutdown()
+        let transport = try CurlTransport(caFile: pem.path)
     }
 
     @Test("a reply whose body trickles in is cut off by the request's one deadline (body included) with uplink.timed-out")
     func tricklingBodyTimesOut() async throws {
         let server = try HostileHTTPServer(.trickle(interval: 0.5, bodyBytes: 200))
         defer { server.stop() }
-        let transport = try AsyncHTTPTransport()
+        let transport = try CurlTransport()
         do {
             let reply = try await transport.send(TransportRequest(method: "GET", url: server.baseURL + "/"), timeout: .seconds(2))
             Issue.record("a 100-second body was read whole within a 2-second deadline (HTTP \(reply.status))")
@@ -73,7 +71,6 @@ struct TransportConfigurationTests {
             #expect(error.code == .timedOut)
             #expect(error.message.contains("did not arrive whole"))
         }
-        await transport.shutdown()
     }
 
     @Test("a redirect to another origin is not followed: the token and the body never reach it, and the caller sees the 307")
@@ -82,12 +79,11 @@ struct TransportConfigurationTests {
         defer { elsewhere.stop() }
         let redirector = try HostileHTTPServer(.redirect(to: elsewhere.baseURL + "/o/token/"))
         defer { redirector.stop() }
-        let transport = try AsyncHTTPTransport()
+        let transport = try CurlTransport()
         let reply = try await transport.send(TransportRequest(
             method: "POST", url: redirector.baseURL + "/o/token/",
             headers: [("Content-Type", "application/x-www-form-urlencoded")],
             body: Data("grant_type=refresh_token&refresh_token=SECRET&client_id=client".utf8)), timeout: .seconds(30))
-        await transport.shutdown()
         #expect(reply.status == 307)
         #expect(redirector.connections == 1)
         #expect(elsewhere.connections == 0, "the refresh token was re-posted to the redirect's origin")

@@ -1,0 +1,151 @@
+import CCurl
+import Synchronization
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// One request as a libcurl easy handle, with the buffers its callbacks fill.
+///
+/// Built on the caller's thread; from `CurlEngine.submit` on, only the engine's thread touches
+/// it (the callbacks run inside `curl_multi_perform` there), except `cancel`, which only sets a
+/// flag and posts to the engine. That hand-over is why it is `@unchecked Sendable`.
+final class CurlTransfer: @unchecked Sendable {
+    /// How a transfer ended, as libcurl reports it; `CurlTransport` turns it into words.
+    enum Outcome {
+        /// A whole reply arrived (any HTTP status).
+        case replied(TransportResponse)
+        /// libcurl gave up: its code, its own description, the socket's errno.
+        case failed(CURLcode, detail: String, systemError: Int)
+        /// The reply body passed the size limit.
+        case tooLarge
+        /// The caller's task was cancelled.
+        case cancelled
+    }
+
+    let handle: UnsafeMutableRawPointer
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
+    private var body: [UInt8] = []
+    private var headers: [(String, String)] = []
+    private var exceededLimit = false
+    private let maximumBodyBytes: Int
+    private var continuation: CheckedContinuation<Outcome, Never>?
+    private let cancelRequested = Atomic<Bool>(false)
+
+    /// An easy handle for `request`: `settings` says how to reach the server, `timeout` bounds
+    /// the whole exchange (connect, TLS, request, reply head and body), and at most
+    /// `maximumBodyBytes` of reply are kept. Nil if libcurl cannot make a handle (out of memory).
+    init?(_ request: TransportRequest, settings: CurlSettings, timeout: Duration, maximumBodyBytes: Int) {
+        guard let handle = curl_easy_init() else { return nil }
+        self.handle = handle
+        self.maximumBodyBytes = maximumBodyBytes
+        errorText.initialize(to: 0)
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        egw_curl_set_pointer(handle, CURLOPT_PRIVATE, context)
+        egw_curl_set_pointer(handle, CURLOPT_ERRORBUFFER, errorText)
+        egw_curl_set_callback(handle, CURLOPT_WRITEFUNCTION, Self.receiveBody)
+        egw_curl_set_pointer(handle, CURLOPT_WRITEDATA, context)
+        egw_curl_set_callback(handle, CURLOPT_HEADERFUNCTION, Self.receiveHeader)
+        egw_curl_set_pointer(handle, CURLOPT_HEADERDATA, context)
+        settings.apply(to: handle, url: request.url, timeout: timeout)
+        setMethod(request)
+        // An empty `Expect:` stops libcurl from waiting for "100 Continue" before a large body.
+        for line in request.headers.map({ "\($0.0): \($0.1)" }) + ["Expect:"] {
+            headerList = curl_slist_append(headerList, line)
+        }
+        egw_curl_set_pointer(handle, CURLOPT_HTTPHEADER, headerList)
+    }
+
+    deinit {
+        curl_easy_cleanup(handle)
+        curl_slist_free_all(headerList)
+        errorText.deallocate()
+    }
+
+    private func setMethod(_ request: TransportRequest) {
+        if let body = request.body ?? (request.method == "GET" ? nil : Data()) {
+            // The size first, or libcurl takes the body for a C string; COPYPOSTFIELDS copies it.
+            egw_curl_set_size(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
+            if body.isEmpty {
+                egw_curl_set_string(handle, CURLOPT_COPYPOSTFIELDS, "")
+            } else {
+                body.withUnsafeBytes { bytes in
+                    _ = egw_curl_set_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
+                }
+            }
+        }
+        if request.method != "GET" && request.method != "POST" {
+            egw_curl_set_string(handle, CURLOPT_CUSTOMREQUEST, request.method)
+        }
+    }
+
+    /// Called once, before `CurlEngine.submit`, with the continuation the outcome resumes.
+    func awaitOutcome(_ continuation: CheckedContinuation<Outcome, Never>) {
+        self.continuation = continuation
+    }
+
+    /// Asks for the transfer to end as `.cancelled`; any thread. The engine finishes it.
+    func cancel() {
+        cancelRequested.store(true, ordering: .sequentiallyConsistent)
+        CurlEngine.shared.cancel(self)
+    }
+
+    /// Whether `cancel` has been called.
+    var isCancelled: Bool { cancelRequested.load(ordering: .sequentiallyConsistent) }
+
+    /// Ends the transfer with libcurl's `result` (engine thread; the handle is out of the multi).
+    func finish(_ result: CURLcode) {
+        if exceededLimit {
+            finish(.tooLarge)
+        } else if result == CURLE_OK {
+            let status = egw_curl_info_long(handle, CURLINFO_RESPONSE_CODE)
+            finish(.replied(TransportResponse(status: status, headers: headers, body: Data(body))))
+        } else {
+            let detail = errorText.pointee == 0 ? String(cString: curl_easy_strerror(result)) : String(cString: errorText)
+            finish(.failed(result, detail: detail, systemError: egw_curl_info_long(handle, CURLINFO_OS_ERRNO)))
+        }
+    }
+
+    /// Resumes the caller with `outcome`; later calls do nothing (engine thread).
+    func finish(_ outcome: Outcome) {
+        continuation?.resume(returning: outcome)
+        continuation = nil
+    }
+
+    private static let receiveBody: egw_curl_data_callback = { data, size, count, context in
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+        let length = size * count
+        guard transfer.body.count + length <= transfer.maximumBodyBytes else {
+            transfer.exceededLimit = true
+            return 0
+        }
+        transfer.body.append(contentsOf: UnsafeRawBufferPointer(start: data, count: length))
+        return length
+    }
+
+    /// One header line at a time, status lines included: each status line starts a new set
+    /// (a `100 Continue`, or a proxy's reply to CONNECT, comes before the server's own).
+    private static let receiveHeader: egw_curl_data_callback = { data, size, count, context in
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+        let length = size * count
+        let line = String(decoding: UnsafeRawBufferPointer(start: data, count: length), as: UTF8.self)
+        if line.hasPrefix("HTTP/") {
+            transfer.headers = []
+        } else if let colon = line.firstIndex(of: ":") {
+            let name = line[..<colon].trimmed
+            let value = line[line.index(after: colon)...].trimmed
+            transfer.headers.append((name, value))
+        }
+        return length
+    }
+}
+
+private extension Substring {
+    /// Without leading and trailing spaces, tabs and line ends.
+    var trimmed: String {
+        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0.isNewline }
+        return String(drop(while: blank).reversed().drop(while: blank).reversed())
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import GatewayTestSupport
+@testable import Uplink
+
+/// The libcurl transport's own behaviour, over real loopback sockets.
+@Suite("Uplink curl transport")
+struct CurlTransportTests {
+    @Test("consecutive requests to one server share one kept-alive connection, across transports")
+    func connectionsAreReused() async throws {
+        let server = try HostileHTTPServer(.answerKeepingAlive)
+        defer { server.stop() }
+        for _ in 0..<3 {
+            let reply = try await CurlTransport().send(TransportRequest(method: "GET", url: server.baseURL + "/api/v1/users/profile"), timeout: .seconds(30))
+            #expect(reply.status == 200)
+            #expect(reply.body == Data("{}".utf8))
+        }
+        #expect(server.connections == 1)
+    }
+
+    @Test("cancelling the caller ends a request in flight with a typed error instead of waiting for its deadline")
+    func cancellationEndsTheRequest() async throws {
+        let server = try HostileHTTPServer(.trickle(interval: 0.5, bodyBytes: 200))
+        defer { server.stop() }
+        let request = Task {
+            try await CurlTransport().send(TransportRequest(method: "GET", url: server.baseURL + "/"), timeout: .seconds(60))
+        }
+        try await waitUntil { server.connections == 1 }
+        request.cancel()
+        do {
+            let reply = try await request.value
+            Issue.record("a cancelled request read a 100-second reply whole (HTTP \(reply.status))")
+        } catch let error as UplinkError {
+            #expect(error.code == .connectionFailed)
+            #expect(error.message.contains("abandoned"))
+        }
+    }
+
+    @Test("a refused connection is said plainly, naming the host")
+    func refusedConnection() async throws {
+        let server = try HostileHTTPServer(.answer)
+        let url = server.baseURL + "/"
+        server.stop()
+        do {
+            _ = try await CurlTransport(connectTimeout: .seconds(5)).send(TransportRequest(method: "GET", url: url), timeout: .seconds(30))
+            Issue.record("a closed port answered")
+        } catch {
+            #expect(error.code == .connectionFailed)
+            #expect(error.message.contains("connection refused"))
+            #expect(error.message.contains("127.0.0.1"))
+        }
+    }
+
+    @Test("a ca_file whose certificate block is not base64 DER is refused, naming the block")
+    func damagedCertificateBlock() throws {
+        let directory = try SchemaValidator.scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("ca.pem").path
+        try "-----BEGIN CERTIFICATE-----\nnot base64 at all!\n-----END CERTIFICATE-----\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect { try CurlTransport(caFile: path) } throws: {
+            ($0 as? UplinkError)?.code == .invalidCAFile && "\($0)".contains("certificate 1")
+        }
+        try "just text\n".write(toFile: path, atomically: true, encoding: .utf8)
+        #expect { try CurlTransport(caFile: path) } throws: {
+            ($0 as? UplinkError)?.code == .invalidCAFile && "\($0)".contains("no PEM certificate")
+        }
+    }
+}
