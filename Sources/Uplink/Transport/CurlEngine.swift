@@ -1,6 +1,9 @@
 import CCurl
 import ProcessThreads
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The process's one HTTP event loop: a libcurl multi handle driven by one thread, shared by
 /// every `CurlTransport` (so connections to JHE are kept alive and reused across them).
@@ -23,6 +26,10 @@ final class CurlEngine: Sendable {
     private nonisolated(unsafe) let multi: UnsafeMutableRawPointer
 
     private init() {
+        // A peer that closes its end must not kill the process: libcurl sends with MSG_NOSIGNAL
+        // but says some corner cases (OpenSSL among them) can still raise SIGPIPE. The write
+        // then fails with EPIPE and the transfer ends as a connection failure.
+        signal(SIGPIPE, SIG_IGN)
         let status = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
         precondition(status == CURLE_OK, "libcurl could not initialise (\(status.rawValue)); the process is out of memory or its TLS library is broken")
         guard let multi = curl_multi_init() else { preconditionFailure("libcurl could not make its multi handle (out of memory)") }

@@ -92,6 +92,6 @@ final class HostileHTTPServer: Sendable {
     }
 
     private func send(_ text: String, to connection: Int32) -> Bool {
-        write(connection, text, text.utf8.count) == text.utf8.count
+        Glibc.send(connection, text, text.utf8.count, Int32(MSG_NOSIGNAL)) == text.utf8.count
     }
 }
