@@ -10,7 +10,7 @@ struct CurlTransportTests {
     func connectionsAreReused() async throws {
         let server = try HostileHTTPServer(.answerKeepingAlive)
         defer { server.stop() }
-        for _ in 0..<3 {
+        for _ in 0 ..< 3 {
             let reply = try await CurlTransport().send(TransportRequest(method: "GET", url: server.baseURL + "/api/v1/users/profile"), timeout: .seconds(30))
             #expect(reply.status == 200)
             #expect(reply.body == Data("{}".utf8))
@@ -49,6 +49,23 @@ struct CurlTransportTests {
             #expect(error.message.contains("connection refused"))
             #expect(error.message.contains("127.0.0.1"))
         }
+    }
+
+    @Test("a header value with a line break is refused before anything is sent, so it cannot add headers of its own")
+    func headerInjectionIsRefused() async throws {
+        let server = try HostileHTTPServer(.answer)
+        defer { server.stop() }
+        let request = TransportRequest(
+            method: "GET", url: server.baseURL + "/", headers: [("Authorization", "Bearer abc\r\nX-Injected: 1")])
+        do {
+            _ = try await CurlTransport().send(request, timeout: .seconds(30))
+            Issue.record("a header with CR LF was sent")
+        } catch {
+            #expect(error.code == .unexpectedReply)
+            #expect(error.message.contains("Authorization"))
+            #expect(!error.message.contains("abc"), "the token's text is not repeated")
+        }
+        #expect(server.connections == 0)
     }
 
     @Test("a ca_file whose certificate block is not base64 DER is refused, naming the block")
