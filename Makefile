@@ -5,7 +5,7 @@ SWIFT        ?= swift
 FUZZ_SECONDS ?= 600
 FUZZ_CORPUS  ?= .build-fuzz/corpus
 
-.PHONY: all deps pydeps build test test-jhe test-bluez soak soak-queue soak-daemon demo fuzz bench bench-daemon bench-footprint deb install clean
+.PHONY: all deps pydeps build format lint test test-jhe test-bluez soak soak-queue soak-daemon demo fuzz bench bench-daemon bench-footprint deb install clean
 
 all: build
 
@@ -19,6 +19,15 @@ pydeps:
 
 build: deps
 	$(SWIFT) build
+
+## format: rewrite the sources in the house style (.swift-format; swift-format ships with the toolchain).
+## lint: check it without rewriting, warnings as errors, public declarations documented (.ci/run runs it).
+FORMAT_PATHS = Sources Tests Fuzz Package.swift
+format:
+	$(SWIFT) format format --in-place --recursive --parallel $(FORMAT_PATHS)
+
+lint:
+	$(SWIFT) format lint --strict --recursive --parallel $(FORMAT_PATHS)
 
 ## test: every test — Swift tests (unit and real-process) plus a short fuzz run.
 test: deps pydeps
@@ -66,8 +75,8 @@ demo: deps
 	$(SWIFT) build --product edge-gateway-lab
 	"$$($(SWIFT) build --show-bin-path)/edge-gateway-lab" demo $(DEMO_ARGS)
 
-## fuzz: libFuzzer on the frame decoders, then on the readers of server replies (batch and
-## token), each for FUZZ_SECONDS (default 600).
+## fuzz: libFuzzer on the frame decoders and the queue record decoder (seeds in Fuzz/seeds), then
+## on the readers of server replies (batch and token), each for FUZZ_SECONDS (default 600).
 fuzz:
 	scripts/build-fuzzer.sh
 	mkdir -p $(FUZZ_CORPUS) $(FUZZ_CORPUS)-uplink

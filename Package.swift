@@ -158,7 +158,11 @@ let package = Package(
         ),
         .testTarget(
             name: "EdgeGatewayTests",
-            dependencies: ["EdgeGateway", "EdgeGatewayLab", "GatewayDaemon", "GatewayCommandLine", "GATTHeartRate", "BlueZ", "DBus", "BlueZSimulator", "OfflineQueue", "Uplink", "JHESimulator", "GatewayTestSupport", "GatewayDaemonTestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+            dependencies: [
+                "EdgeGateway", "EdgeGatewayLab", "GatewayDaemon", "GatewayCommandLine", "GATTHeartRate", "BlueZ", "DBus", "BlueZSimulator", "OfflineQueue",
+                "Uplink", "JHESimulator", "GatewayTestSupport", "GatewayDaemonTestSupport", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
             exclude: ["Fixtures"]
         ),
     ]

@@ -36,7 +36,7 @@ public func uplinkReplyFuzzer(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int
     do {
         let token = try TokenEndpoint.interpret(reply, host: "jhe.example.org", clientKeyUsed: bytes[2] & 1 == 1, what: "fuzzing")
         precondition(status == 200, "a token from HTTP \(status)")
-        precondition((1...365 * 24 * 3600).contains(token.lifetime), "lifetime \(token.lifetime)")
+        precondition((1 ... 365 * 24 * 3600).contains(token.lifetime), "lifetime \(token.lifetime)")
         for now in [Int64.min, -1, 0, 1_800_000_000, Int64.max - 1, Int64.max] {
             _ = token.expiresAt(receivedAt: now)
         }

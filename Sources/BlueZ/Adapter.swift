@@ -2,10 +2,12 @@ import DBus
 
 /// A Bluetooth adapter (`org.bluez.Adapter1`, `/org/bluez/hci0`).
 public struct Adapter: BlueZObject {
+    /// The interface `invoke`, `setProperty` and `property` address on this object.
     public static let interface = BlueZName.adapter
+    /// The mirror this handle was looked up in; calls go out over its connection.
     public let client: BlueZClient
+    /// bluetoothd's object path: the handle's identity (handles at the same path are equal).
     public let path: DBusObjectPath
-
 
     /// The adapter's name (`hci0`).
     public var name: String { path.lastElement }

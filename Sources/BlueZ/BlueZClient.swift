@@ -50,15 +50,17 @@ public actor BlueZClient {
     }
 
     private func watch(signals: AsyncStream<DBusMessage>, owners: AsyncStream<String?>) {
-        watchers.append(Task { [weak self] in
-            for await signal in signals { await self?.apply(signal) }
-            await self?.finishSubscribers()
-        })
-        watchers.append(Task { [weak self] in
-            for await owner in owners {
-                if owner == nil { await self?.daemonStopped() } else { await self?.reload() }
-            }
-        })
+        watchers.append(
+            Task { [weak self] in
+                for await signal in signals { await self?.apply(signal) }
+                await self?.finishSubscribers()
+            })
+        watchers.append(
+            Task { [weak self] in
+                for await owner in owners {
+                    if owner == nil { await self?.daemonStopped() } else { await self?.reload() }
+                }
+            })
     }
 
     /// Stops mirroring and closes the connection; event streams finish.
@@ -136,7 +138,7 @@ public actor BlueZClient {
             publish(.interfacesRemoved(path, names))
         case (BlueZName.properties?, "PropertiesChanged"):
             guard let path = signal.path, signal.body.count >= 2, let interface = signal.body[0].string,
-                  let changed = signal.body[1].stringDictionary?.mapValues(\.unwrapped)
+                let changed = signal.body[1].stringDictionary?.mapValues(\.unwrapped)
             else { return }
             if objects[path]?[interface] != nil {
                 objects[path]?[interface]?.merge(changed) { _, new in new }
@@ -154,7 +156,7 @@ public actor BlueZClient {
     /// changes its `Value` and nothing else.
     private static func isNotification(_ signal: DBusMessage) -> Bool {
         guard signal.member == "PropertiesChanged", signal.interface == BlueZName.properties, signal.body.count >= 2,
-              signal.body[0].string == BlueZName.gattCharacteristic, let changed = signal.body[1].stringDictionary
+            signal.body[0].string == BlueZName.gattCharacteristic, let changed = signal.body[1].stringDictionary
         else { return false }
         return changed.keys.allSatisfy { $0 == "Value" }
     }
@@ -232,7 +234,10 @@ public actor BlueZClient {
         }
         let result = await withTaskGroup(of: Bool.self) { group in
             group.addTask { await watcher.value }
-            group.addTask { await deadline.value; return false }
+            group.addTask {
+                await deadline.value
+                return false
+            }
             let first = await group.next() ?? false
             watcher.cancel()
             deadline.cancel()

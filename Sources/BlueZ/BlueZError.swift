@@ -30,7 +30,7 @@ public struct BlueZError: Error, Hashable, Sendable, CustomStringConvertible {
     public var isTransient: Bool {
         switch code {
         case "InProgress", "NotReady", "NoReply", "Timeout", "ServiceUnknown", "NotConnected", "Disconnected",
-             "LimitsExceeded", "NameHasNoOwner":
+            "LimitsExceeded", "NameHasNoOwner":
             return true
         case "Failed":
             let transientMessages = [
@@ -48,6 +48,8 @@ public struct BlueZError: Error, Hashable, Sendable, CustomStringConvertible {
         code == "ServiceUnknown" || code == "NameHasNoOwner"
     }
 
+    /// `Connect device F0:… failed: le-connection-abort-by-local (org.bluez.Error.Failed)`: the
+    /// operation, bluetoothd's message and the error name, as logs and the CLI print it.
     public var description: String {
         let detail = message.isEmpty ? name : "\(message) (\(name))"
         return "\(operation) failed: \(detail)"

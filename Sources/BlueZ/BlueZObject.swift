@@ -14,6 +14,7 @@ public protocol BlueZObject: Sendable, Hashable {
 extension BlueZObject {
     /// Objects are the same when they are at the same path.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.path == rhs.path }
+    /// Hashes the path alone, consistent with `==`: handles from different lookups coincide.
     public func hash(into hasher: inout Hasher) { hasher.combine(path) }
 
     /// Calls `member` on this object, with `operation` naming it in errors.

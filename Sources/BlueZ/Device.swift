@@ -2,23 +2,39 @@ import DBus
 
 /// A remote device (`org.bluez.Device1`), e.g. a heart-rate strap.
 public struct Device: BlueZObject {
+    /// The interface `invoke`, `setProperty` and `property` address on this object.
     public static let interface = BlueZName.device
+    /// The mirror this handle was looked up in; calls go out over its connection.
     public let client: BlueZClient
+    /// bluetoothd's object path: the handle's identity (handles at the same path are equal).
     public let path: DBusObjectPath
-
 
     /// A snapshot of what bluetoothd reports about the device.
     public struct Info: Sendable, Equatable {
+        /// The Bluetooth address as bluetoothd reports it (`F0:1D:2E:3C:4B:5A`); empty if missing.
         public var address: String
+        /// The name the device advertises (`Name`), `nil` until bluetoothd has seen one.
         public var name: String?
+        /// bluetoothd's display name (`Alias`): set by a user, else derived from name or address.
         public var alias: String?
+        /// Signal strength of the last advertisement, in dBm; `nil` when bluetoothd has none
+        /// (it reports `RSSI` from advertisements seen during discovery).
         public var rssi: Int?
+        /// The service UUIDs advertised or resolved (`UUIDs`), in BlueZ's lower-case 128-bit form.
         public var serviceUUIDs: [String]
+        /// Whether bluetoothd has a link to the device now (`Connected`).
         public var isConnected: Bool
+        /// Whether GATT discovery has finished (`ServicesResolved`); the characteristics may still
+        /// appear later, so use `waitForCharacteristic`.
         public var areServicesResolved: Bool
+        /// Whether pairing has completed (`Paired`).
         public var isPaired: Bool
+        /// Whether the pairing keys are stored (`Bonded`), so the pairing survives reconnections.
         public var isBonded: Bool
+        /// Whether bluetoothd lets the device reconnect by itself (`Trusted`, see `setTrusted`).
         public var isTrusted: Bool
+        /// Battery level in percent (0–100) from `org.bluez.Battery1`; `nil` when the device has no
+        /// Battery Service (or bluetoothd has not exported it yet).
         public var batteryPercentage: Int?
     }
 

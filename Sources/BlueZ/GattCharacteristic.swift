@@ -2,10 +2,12 @@ import DBus
 
 /// A GATT characteristic (`org.bluez.GattCharacteristic1`), always found by UUID.
 public struct GattCharacteristic: BlueZObject {
+    /// The interface `invoke`, `setProperty` and `property` address on this object.
     public static let interface = BlueZName.gattCharacteristic
+    /// The mirror this handle was looked up in; calls go out over its connection.
     public let client: BlueZClient
+    /// bluetoothd's object path: the handle's identity (handles at the same path are equal).
     public let path: DBusObjectPath
-
 
     /// The characteristic's UUID in BlueZ's lower-case 128-bit form.
     public var uuid: String? {
@@ -26,8 +28,9 @@ public struct GattCharacteristic: BlueZObject {
 
     /// Writes `bytes` with a write request (acknowledged by the peer).
     public func write(_ bytes: [UInt8]) async throws(BlueZError) {
-        _ = try await invoke("WriteValue", [.bytes(bytes), .properties(["type": .string("request")])],
-                             operation: "Write \(path.lastElement)")
+        _ = try await invoke(
+            "WriteValue", [.bytes(bytes), .properties(["type": .string("request")])],
+            operation: "Write \(path.lastElement)")
     }
 
     /// How notifications reach this process.
@@ -44,6 +47,8 @@ public struct GattCharacteristic: BlueZObject {
         /// The notified values in arrival order; empty when a handler takes them, but it still
         /// ends when the subscription does.
         public let frames: AsyncStream<[UInt8]>
+        /// Which mechanism is in use: `AcquireNotify`'s socket (with its MTU) or `StartNotify`'s
+        /// `PropertiesChanged` signals.
         public let transport: NotificationTransport
         let stopper: @Sendable () -> Void
 
@@ -63,7 +68,8 @@ public struct GattCharacteristic: BlueZObject {
     ) async throws(BlueZError) -> Notifications {
         let ended = await endOfLife()
         if preferAcquire, await property("NotifyAcquired") != nil,
-           let acquired = try? await acquire(ended: ended, handler: handler) {
+            let acquired = try? await acquire(ended: ended, handler: handler)
+        {
             return acquired
         }
         return try await startNotify(ended: ended, handler: handler)
@@ -80,7 +86,7 @@ public struct GattCharacteristic: BlueZObject {
                     case .daemonStopped:
                         continuation.yield()
                     case .interfacesRemoved(let removed, let names)
-                        where names.contains(BlueZName.gattCharacteristic) && path.isDescendant(of: removed):
+                    where names.contains(BlueZName.gattCharacteristic) && path.isDescendant(of: removed):
                         continuation.yield()
                     default:
                         continue
@@ -96,8 +102,9 @@ public struct GattCharacteristic: BlueZObject {
     private func acquire(ended: AsyncStream<Void>, handler: (@Sendable ([UInt8]) -> Void)?) async throws(BlueZError) -> Notifications {
         let reply = try await invoke("AcquireNotify", [.properties([:])], operation: "Acquire notifications of \(path.lastElement)")
         guard reply.count == 2, let socket = reply[0].fileDescriptor, let mtu = reply[1].integer else {
-            throw BlueZError(DBusError(name: DBusError.Name.failed, message: "unexpected AcquireNotify reply"),
-                             operation: "Acquire notifications of \(path.lastElement)")
+            throw BlueZError(
+                DBusError(name: DBusError.Name.failed, message: "unexpected AcquireNotify reply"),
+                operation: "Acquire notifications of \(path.lastElement)")
         }
         let (frames, reader) = await NotificationSocketReader.start(
             socket: socket.duplicate(), maximumLength: max(mtu, 512), on: client.connection, handler: handler)

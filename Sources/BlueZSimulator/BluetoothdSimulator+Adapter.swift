@@ -47,13 +47,15 @@ extension BluetoothdSimulator {
                 DBusPropertyDescription("Modalias", "s"),
                 DBusPropertyDescription("Roles", "as"),
             ])
-        return DBusExportedInterface(description, properties: [
-            "Address": .string(Self.adapterAddress), "AddressType": .string("public"), "Name": .string("edge-gateway-sim"),
-            "Alias": .string("edge-gateway-sim"), "Class": .uint32(0), "Powered": .boolean(adapterPowered),
-            "Discoverable": .boolean(false), "Pairable": .boolean(true), "Discovering": .boolean(false),
-            "UUIDs": .strings(["00001800-0000-1000-8000-00805f9b34fb", "00001801-0000-1000-8000-00805f9b34fb"]),
-            "Modalias": .string("usb:v1D6Bp0246d0542"), "Roles": .strings(["central", "peripheral"]),
-        ])
+        return DBusExportedInterface(
+            description,
+            properties: [
+                "Address": .string(Self.adapterAddress), "AddressType": .string("public"), "Name": .string("edge-gateway-sim"),
+                "Alias": .string("edge-gateway-sim"), "Class": .uint32(0), "Powered": .boolean(adapterPowered),
+                "Discoverable": .boolean(false), "Pairable": .boolean(true), "Discovering": .boolean(false),
+                "UUIDs": .strings(["00001800-0000-1000-8000-00805f9b34fb", "00001801-0000-1000-8000-00805f9b34fb"]),
+                "Modalias": .string("usb:v1D6Bp0246d0542"), "Roles": .strings(["central", "peripheral"]),
+            ])
     }
 
     static let agentManagerInterface = DBusInterfaceDescription(
@@ -101,9 +103,10 @@ extension BluetoothdSimulator {
         for address in straps.keys.sorted() {
             guard let state = straps[address], state.inRange, filters.contains(where: { $0.matches(state.strap) }) else { continue }
             if state.hasObject {
-                let jitter = Int16.random(in: -3...3)
-                await connection?.setProperties(Self.devicePath(address), interface: BlueZName.device,
-                                                ["RSSI": .int16(state.strap.rssi + jitter)])
+                let jitter = Int16.random(in: -3 ... 3)
+                await connection?.setProperties(
+                    Self.devicePath(address), interface: BlueZName.device,
+                    ["RSSI": .int16(state.strap.rssi + jitter)])
             } else {
                 await exportDevice(address)
             }

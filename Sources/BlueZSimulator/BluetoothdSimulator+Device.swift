@@ -55,19 +55,23 @@ extension BluetoothdSimulator {
                 DBusPropertyDescription("ServicesResolved", "b"),
             ])
         let strap = state.strap
-        return DBusExportedInterface(description, properties: [
-            "Address": .string(strap.address.description), "AddressType": .string("random"),
-            "Name": .string(strap.name), "Alias": .string(strap.name), "Appearance": .uint16(0x0341),
-            "Icon": .string("heart-rate-sensor"), "Paired": .boolean(state.paired), "Bonded": .boolean(state.paired),
-            "Trusted": .boolean(state.trusted), "Blocked": .boolean(false), "LegacyPairing": .boolean(false),
-            "RSSI": .int16(strap.rssi), "Connected": .boolean(false),
-            "UUIDs": .strings(Self.advertisedServices.map(\.uuidString)),
-            "Adapter": .objectPath(Self.adapterPath),
-            "ManufacturerData": .dictionary(keyType: "q", valueType: "v", [
-                DBusDictionaryEntry(key: .uint16(strap.companyID), value: .variant(.bytes([0x00, 0x3A, 0x01]))),
-            ]),
-            "ServicesResolved": .boolean(false),
-        ])
+        return DBusExportedInterface(
+            description,
+            properties: [
+                "Address": .string(strap.address.description), "AddressType": .string("random"),
+                "Name": .string(strap.name), "Alias": .string(strap.name), "Appearance": .uint16(0x0341),
+                "Icon": .string("heart-rate-sensor"), "Paired": .boolean(state.paired), "Bonded": .boolean(state.paired),
+                "Trusted": .boolean(state.trusted), "Blocked": .boolean(false), "LegacyPairing": .boolean(false),
+                "RSSI": .int16(strap.rssi), "Connected": .boolean(false),
+                "UUIDs": .strings(Self.advertisedServices.map(\.uuidString)),
+                "Adapter": .objectPath(Self.adapterPath),
+                "ManufacturerData": .dictionary(
+                    keyType: "q", valueType: "v",
+                    [
+                        DBusDictionaryEntry(key: .uint16(strap.companyID), value: .variant(.bytes([0x00, 0x3A, 0x01])))
+                    ]),
+                "ServicesResolved": .boolean(false),
+            ])
     }
 
     func setDeviceProperties(_ address: BluetoothAddress, _ changes: [String: DBusValue]) async {

@@ -45,7 +45,7 @@ extension BluetoothdSimulator {
     /// Sends `count` notifications at once, as fast as the bus takes them.
     public func notificationStorm(_ address: BluetoothAddress, count: Int) async {
         guard var signal = straps[address]?.strap.signal else { return }
-        for _ in 0..<count {
+        for _ in 0 ..< count {
             await deliver(signal.next(seconds: 0.05).encoded(), to: address)
         }
         straps[address]?.strap.signal = signal

@@ -38,20 +38,32 @@ extension BluetoothdSimulator {
         let gatt = GattLayout(device: device, generation: generation)
         straps[address]?.gatt = gatt
         let services: [(DBusObjectPath, BluetoothUUID, [(DBusObjectPath, CharacteristicKind)])] = [
-            (gatt.heartRateService, .heartRateService, [
-                (gatt.measurement, .measurement), (gatt.bodySensorLocation, .bodySensorLocation),
-                (gatt.controlPoint, .controlPoint),
-            ]),
+            (
+                gatt.heartRateService, .heartRateService,
+                [
+                    (gatt.measurement, .measurement), (gatt.bodySensorLocation, .bodySensorLocation),
+                    (gatt.controlPoint, .controlPoint),
+                ]
+            ),
             (gatt.batteryService, .batteryService, [(gatt.batteryLevel, .batteryLevel)]),
-            (gatt.deviceInformationService, .deviceInformationService, [
-                (gatt.manufacturerName, .manufacturerName), (gatt.modelNumber, .modelNumber),
-            ]),
+            (
+                gatt.deviceInformationService, .deviceInformationService,
+                [
+                    (gatt.manufacturerName, .manufacturerName), (gatt.modelNumber, .modelNumber),
+                ]
+            ),
         ]
         for (servicePath, serviceUUID, characteristics) in services {
-            await connection.export(servicePath, [DBusExportedInterface(Self.gattServiceInterface, properties: [
-                "UUID": .string(serviceUUID.uuidString), "Device": .objectPath(device), "Primary": .boolean(true),
-                "Includes": .array(elementType: "o", []),
-            ])])
+            await connection.export(
+                servicePath,
+                [
+                    DBusExportedInterface(
+                        Self.gattServiceInterface,
+                        properties: [
+                            "UUID": .string(serviceUUID.uuidString), "Device": .objectPath(device), "Primary": .boolean(true),
+                            "Includes": .array(elementType: "o", []),
+                        ])
+                ])
             for (path, kind) in characteristics {
                 var properties: [String: DBusValue] = [
                     "UUID": .string(kind.uuid.uuidString), "Service": .objectPath(servicePath),
@@ -62,9 +74,15 @@ extension BluetoothdSimulator {
                 await connection.export(path, [DBusExportedInterface(characteristicInterface(address, kind), properties: properties)])
             }
         }
-        await connection.export(device, [DBusExportedInterface(Self.batteryInterface, properties: [
-            "Percentage": .byte(state.strap.batteryPercent), "Source": .string("GATT Battery Service"),
-        ])])
+        await connection.export(
+            device,
+            [
+                DBusExportedInterface(
+                    Self.batteryInterface,
+                    properties: [
+                        "Percentage": .byte(state.strap.batteryPercent), "Source": .string("GATT Battery Service"),
+                    ])
+            ])
     }
 
     static let gattServiceInterface = DBusInterfaceDescription(
@@ -97,8 +115,10 @@ extension BluetoothdSimulator {
                     try await self.orGone().stopNotify(kind, of: address, sender: call.sender)
                     return []
                 },
-                DBusMethodDescription("AcquireNotify", inputs: [DBusArgument("options", "a{sv}")],
-                                      outputs: [DBusArgument("fd", "h"), DBusArgument("mtu", "q")]) { [weak self] call in
+                DBusMethodDescription(
+                    "AcquireNotify", inputs: [DBusArgument("options", "a{sv}")],
+                    outputs: [DBusArgument("fd", "h"), DBusArgument("mtu", "q")]
+                ) { [weak self] call in
                     try await self.orGone().acquireNotify(kind, of: address, sender: call.sender)
                 },
             ],
@@ -132,13 +152,14 @@ extension BluetoothdSimulator {
     private func read(_ kind: CharacteristicKind, of address: BluetoothAddress) async throws(DBusError) -> [UInt8] {
         let gatt = try connectedGatt(address)
         guard let strap = straps[address]?.strap, kind.flags.contains("read") else { throw BlueZReply.readNotPermitted }
-        let value: [UInt8] = switch kind {
-        case .bodySensorLocation: [strap.bodyLocation.rawValue]
-        case .batteryLevel: [strap.batteryPercent]
-        case .manufacturerName: Array(strap.manufacturer.utf8)
-        case .modelNumber: Array(strap.model.utf8)
-        case .measurement, .controlPoint: []
-        }
+        let value: [UInt8] =
+            switch kind {
+            case .bodySensorLocation: [strap.bodyLocation.rawValue]
+            case .batteryLevel: [strap.batteryPercent]
+            case .manufacturerName: Array(strap.manufacturer.utf8)
+            case .modelNumber: Array(strap.model.utf8)
+            case .measurement, .controlPoint: []
+            }
         await connection?.setProperties(path(of: kind, gatt), interface: BlueZName.gattCharacteristic, ["Value": .bytes(value)], alwaysEmit: true)
         return value
     }
@@ -173,7 +194,7 @@ extension BluetoothdSimulator {
         straps[address]?.notifySessions.remove(sender)
         if let acquired = straps[address]?.acquired, acquired.owner == sender { await releaseAcquired(address) }
         guard let gatt = straps[address]?.gatt, straps[address]?.notifySessions.isEmpty == true,
-              straps[address]?.acquired == nil
+            straps[address]?.acquired == nil
         else { return }
         await connection?.setProperties(gatt.measurement, interface: BlueZName.gattCharacteristic, ["Notifying": .boolean(false)])
     }
@@ -189,8 +210,9 @@ extension BluetoothdSimulator {
             throw DBusError(name: "org.bluez.Error.Failed", message: String(cString: strerror(errno)))
         }
         straps[address]?.acquired = (fds[0], sender)
-        await connection?.setProperties(gatt.measurement, interface: BlueZName.gattCharacteristic,
-                                        ["NotifyAcquired": .boolean(true), "Notifying": .boolean(true)])
+        await connection?.setProperties(
+            gatt.measurement, interface: BlueZName.gattCharacteristic,
+            ["NotifyAcquired": .boolean(true), "Notifying": .boolean(true)])
         return [.unixFD(DBusFileDescriptor(takingOwnershipOf: fds[1])), .uint16(23)]
     }
 
@@ -199,8 +221,9 @@ extension BluetoothdSimulator {
         closeSocket(acquired.socket)
         straps[address]?.acquired = nil
         if let gatt = straps[address]?.gatt {
-            await connection?.setProperties(gatt.measurement, interface: BlueZName.gattCharacteristic,
-                                            ["NotifyAcquired": .boolean(false), "Notifying": .boolean(!(straps[address]?.notifySessions.isEmpty ?? true))])
+            await connection?.setProperties(
+                gatt.measurement, interface: BlueZName.gattCharacteristic,
+                ["NotifyAcquired": .boolean(false), "Notifying": .boolean(!(straps[address]?.notifySessions.isEmpty ?? true))])
         }
     }
 
@@ -209,7 +232,7 @@ extension BluetoothdSimulator {
     /// Sends one packet; when the client is slow to read, waits up to 100 ms for room, then
     /// drops the frame, as bluetoothd does when the socket stays full.
     private static func send(_ frame: [UInt8], to socket: Int32) -> SendResult {
-        for attempt in 0..<2 {
+        for attempt in 0 ..< 2 {
             let sent = frame.withUnsafeBytes {
                 Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
             }
@@ -241,11 +264,12 @@ extension BluetoothdSimulator {
 
     private func tick(_ address: BluetoothAddress) async {
         guard var state = straps[address], state.connected, !state.stalled,
-              state.acquired != nil || !state.notifySessions.isEmpty
+            state.acquired != nil || !state.notifySessions.isEmpty
         else { return }
         let frame: [UInt8]
         if state.scripted.isEmpty {
-            let seconds = Double(state.strap.notificationInterval.components.seconds)
+            let seconds =
+                Double(state.strap.notificationInterval.components.seconds)
                 + Double(state.strap.notificationInterval.components.attoseconds) / 1e18
             frame = state.strap.signal.next(seconds: seconds).encoded()
             straps[address]?.strap.signal = state.strap.signal

@@ -89,12 +89,13 @@ public actor BluetoothdSimulator {
     /// Notify and discovery sessions belong to the client connection that started them: when it
     /// leaves the bus, they end.
     private func watchClientsLeaving(_ connection: DBusConnection) async throws {
-        let changes = try await connection.signals(matching: DBusMatchRule(
-            sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged"))
+        let changes = try await connection.signals(
+            matching: DBusMatchRule(
+                sender: "org.freedesktop.DBus", interface: "org.freedesktop.DBus", member: "NameOwnerChanged"))
         ownerWatcher = Task { [weak self] in
             for await change in changes {
                 guard change.body.count == 3, let name = change.body[0].string, name.hasPrefix(":"),
-                      change.body[2].string == ""
+                    change.body[2].string == ""
                 else { continue }
                 await self?.clientLeft(name)
             }

@@ -10,8 +10,11 @@ import Glibc
 public final class ChildProcess: @unchecked Sendable {
     /// Why a child could not be started.
     public struct SpawnError: Error, CustomStringConvertible {
+        /// The path or name that could not be started, as it was passed in.
         public let executable: String
+        /// The `errno` value `pipe` or `posix_spawnp` reported (`ENOENT` when it is not installed).
         public let errno: Int32
+        /// `cannot start dbus-daemon: No such file or directory`: the executable and `strerror`.
         public var description: String {
             "cannot start \(executable): \(String(cString: strerror(errno)))"
         }
@@ -64,9 +67,10 @@ public final class ChildProcess: @unchecked Sendable {
         defer { envp?.forEach { free($0) } }
 
         var child: pid_t = 0
-        let status = envp.map { envp in
-            posix_spawnp(&child, executable, &actions, &attributes, argv, envp)
-        } ?? posix_spawnp(&child, executable, &actions, &attributes, argv, environ)
+        let status =
+            envp.map { envp in
+                posix_spawnp(&child, executable, &actions, &attributes, argv, envp)
+            } ?? posix_spawnp(&child, executable, &actions, &attributes, argv, environ)
         if captureOutput { close(pipeFDs[1]) }
         guard status == 0 else {
             if captureOutput { close(pipeFDs[0]) }

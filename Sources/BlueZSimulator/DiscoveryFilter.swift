@@ -48,7 +48,8 @@ struct DiscoveryFilter: Sendable {
         if transport == "bredr" { return false }
         if let rssi, Int(strap.rssi) < rssi { return false }
         if let pattern, !pattern.isEmpty,
-           !strap.address.description.hasPrefix(pattern.uppercased()) && !strap.name.hasPrefix(pattern) {
+            !strap.address.description.hasPrefix(pattern.uppercased()) && !strap.name.hasPrefix(pattern)
+        {
             return false
         }
         return uuids.isEmpty || uuids.contains { BluetoothdSimulator.advertisedServices.contains($0) }

@@ -10,6 +10,7 @@ import Glibc
 public final class PrivateBus: @unchecked Sendable {
     /// Why the bus could not be started.
     public struct StartError: Error, CustomStringConvertible {
+        /// What failed and why (`strerror`, or where the daemon's log is), for the operator.
         public let description: String
     }
 

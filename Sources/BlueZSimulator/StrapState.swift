@@ -72,8 +72,10 @@ struct GattLayout {
     }
 
     var all: [DBusObjectPath] {
-        [heartRateService, measurement, bodySensorLocation, controlPoint, batteryService, batteryLevel,
-         deviceInformationService, manufacturerName, modelNumber]
+        [
+            heartRateService, measurement, bodySensorLocation, controlPoint, batteryService, batteryLevel,
+            deviceInformationService, manufacturerName, modelNumber,
+        ]
     }
 
     private static func hex(_ value: Int) -> String {

@@ -65,8 +65,8 @@ final class ConnectionState: @unchecked Sendable {
             return
         }
         if message.sender == DBusConnection.busName, message.member == "NameOwnerChanged",
-           message.body.count == 3, case .string(let name) = message.body[0],
-           case .string(let newOwner) = message.body[2], trackedNames.contains(name)
+            message.body.count == 3, case .string(let name) = message.body[0],
+            case .string(let newOwner) = message.body[2], trackedNames.contains(name)
         {
             owners[name] = newOwner.isEmpty ? nil : newOwner
         }

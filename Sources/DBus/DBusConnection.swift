@@ -160,7 +160,7 @@ public final class DBusConnection: Sendable {
             let reply = try await callBus("GetNameOwner", [.string(name)])
             if case .string(let owner)? = reply.first { return owner }
             return nil
-        } catch where error.name == DBusError.Name.nameHasNoOwner {
+        } catch  where error.name == DBusError.Name.nameHasNoOwner {
             return nil
         }
     }
@@ -192,9 +192,11 @@ public final class DBusConnection: Sendable {
         let subscription = DBusSubscription { [loop] in
             loop.submit { loop in
                 state.unsubscribe(id)
-                loop.send(DBusMessage.methodCall(
-                    destination: Self.busName, path: Self.busPath, interface: Self.busName,
-                    member: "RemoveMatch", body: [.string(rule.description)]).noReply())
+                loop.send(
+                    DBusMessage.methodCall(
+                        destination: Self.busName, path: Self.busPath, interface: Self.busName,
+                        member: "RemoveMatch", body: [.string(rule.description)]
+                    ).noReply())
             }
         }
         do {
@@ -224,8 +226,9 @@ public final class DBusConnection: Sendable {
     /// Each change of `name`'s owner: the new unique name, or `nil` when the name is released
     /// (for `org.bluez`, `nil` means bluetoothd stopped).
     public func nameOwnerChanges(of name: String) async throws(DBusError) -> AsyncStream<String?> {
-        let signals = try await signals(matching: DBusMatchRule(
-            sender: Self.busName, interface: Self.busName, member: "NameOwnerChanged", arg0: name))
+        let signals = try await signals(
+            matching: DBusMatchRule(
+                sender: Self.busName, interface: Self.busName, member: "NameOwnerChanged", arg0: name))
         return AsyncStream { continuation in
             let task = Task {
                 for await signal in signals {

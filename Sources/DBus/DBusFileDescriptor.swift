@@ -24,7 +24,10 @@ public final class DBusFileDescriptor: Hashable, Sendable, CustomStringConvertib
 
     deinit { close(rawValue) }
 
+    /// Identity, not descriptor number: equal only when both are the same owning object.
     public static func == (lhs: DBusFileDescriptor, rhs: DBusFileDescriptor) -> Bool { lhs === rhs }
+    /// Hashes the object's identity, consistent with `==`.
     public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    /// `fd 7`: the descriptor number, for logs.
     public var description: String { "fd \(rawValue)" }
 }

@@ -3,9 +3,14 @@
 /// The description drives both dispatch (argument signatures are checked before a handler
 /// runs) and `Introspect`, so what a peer sees in `busctl introspect` is what the object does.
 public struct DBusInterfaceDescription: Sendable {
+    /// The interface name (`org.bluez.GattCharacteristic1`) that calls and `Get`/`Set` address.
     public var name: String
+    /// The methods calls are dispatched to; a call to any other member gets `UnknownMethod`.
     public var methods: [DBusMethodDescription]
+    /// The properties `Set` accepts and introspection lists; their values live in
+    /// `DBusExportedInterface.properties`.
     public var properties: [DBusPropertyDescription]
+    /// The signals the interface emits, for introspection only: `emit` does not check them.
     public var signals: [DBusSignalDescription]
 
     /// An interface from its parts.
@@ -22,9 +27,12 @@ public struct DBusInterfaceDescription: Sendable {
 
 /// A named, typed argument, for signatures and introspection.
 public struct DBusArgument: Sendable {
+    /// The argument's name, shown in introspection only (calls are matched by type, not name).
     public var name: String
+    /// The argument's single complete type (`s`, `a{sv}`).
     public var type: DBusSignature
 
+    /// An argument from its name and type: `DBusArgument("options", "a{sv}")`.
     public init(_ name: String, _ type: DBusSignature) {
         self.name = name
         self.type = type
@@ -44,11 +52,19 @@ public struct DBusMethodInvocation: Sendable {
 /// An exported method. The handler runs as its own task: it may call out, even back into the
 /// caller, without blocking the connection. A thrown `DBusError` becomes the error reply.
 public struct DBusMethodDescription: Sendable {
+    /// The member name calls use (`ReadValue`).
     public var name: String
+    /// The arguments a call must carry: a call whose signature differs gets `InvalidArgs` and
+    /// the handler does not run.
     public var inputs: [DBusArgument]
+    /// What the handler must return: a reply with another signature is replaced by a `Failed`
+    /// error.
     public var outputs: [DBusArgument]
+    /// Serves one call, as its own task; returns the reply body, or throws (a `DBusError` is sent
+    /// as is, anything else as `Failed`).
     public var handler: @Sendable (DBusMethodInvocation) async throws -> [DBusValue]
 
+    /// A method from its name, signature and handler; no arguments and no results by default.
     public init(
         _ name: String, inputs: [DBusArgument] = [], outputs: [DBusArgument] = [],
         handler: @escaping @Sendable (DBusMethodInvocation) async throws -> [DBusValue]
@@ -67,10 +83,15 @@ public struct DBusMethodDescription: Sendable {
 /// `GetAll` and `GetManagedObjects` answer at once; a writable property has a `setter` that
 /// validates the value and applies it (usually through `setProperties`).
 public struct DBusPropertyDescription: Sendable {
+    /// The property name `Get`, `Set` and `PropertiesChanged` use (`Value`, `Notifying`).
     public var name: String
+    /// The value's type: `Set` with a value of another type gets `InvalidArgs`.
     public var type: DBusSignature
+    /// Validates and applies a `Set` (throwing rejects it); `nil` makes the property read-only
+    /// (`PropertyReadOnly`).
     public var setter: (@Sendable (DBusValue, DBusMethodInvocation) async throws -> Void)?
 
+    /// A property from its name and type; read-only unless a `setter` is given.
     public init(
         _ name: String, _ type: DBusSignature,
         setter: (@Sendable (DBusValue, DBusMethodInvocation) async throws -> Void)? = nil
@@ -83,9 +104,12 @@ public struct DBusPropertyDescription: Sendable {
 
 /// A signal an interface emits, for introspection.
 public struct DBusSignalDescription: Sendable {
+    /// The signal's member name (`PropertiesChanged`).
     public var name: String
+    /// The signal's arguments, as introspection shows them.
     public var arguments: [DBusArgument]
 
+    /// A signal from its name and arguments (none by default).
     public init(_ name: String, _ arguments: [DBusArgument] = []) {
         self.name = name
         self.arguments = arguments
@@ -94,9 +118,13 @@ public struct DBusSignalDescription: Sendable {
 
 /// An interface instance on an object: its description and current property values.
 public struct DBusExportedInterface: Sendable {
+    /// The interface's methods, properties and signals, which dispatch and introspection use.
     public var description: DBusInterfaceDescription
+    /// The current property values by name, answered by `Get`/`GetAll`/`GetManagedObjects`;
+    /// change them later with `setProperties` so that `PropertiesChanged` is emitted.
     public var properties: [String: DBusValue]
 
+    /// An interface ready to `export`, with its initial property values (none by default).
     public init(_ description: DBusInterfaceDescription, properties: [String: DBusValue] = [:]) {
         self.description = description
         self.properties = properties

@@ -110,14 +110,16 @@ final class DBusLoop: @unchecked Sendable {
         defer { dbus_message_unref(cMessage) }
         var pending: OpaquePointer?
         guard dbus_connection_send_with_reply(connection, cMessage, &pending, timeoutMilliseconds) != 0,
-              let pending
+            let pending
         else { return continuation.resume(returning: .failure(.disconnected)) }
         pendingCalls[pending] = continuation
         let context = Unmanaged.passUnretained(self).toOpaque()
-        dbus_pending_call_set_notify(pending, { pending, context in
-            guard let pending, let context else { return }
-            Unmanaged<DBusLoop>.fromOpaque(context).takeUnretainedValue().complete(pending)
-        }, context, nil)
+        dbus_pending_call_set_notify(
+            pending,
+            { pending, context in
+                guard let pending, let context else { return }
+                Unmanaged<DBusLoop>.fromOpaque(context).takeUnretainedValue().complete(pending)
+            }, context, nil)
     }
 
     private func complete(_ pending: OpaquePointer) {
@@ -248,11 +250,15 @@ final class DBusLoop: @unchecked Sendable {
         }
         let now = ContinuousClock.now
         let nearest = timeouts.compactMap(\.deadline).min()
-        let waitMilliseconds: Int32 = nearest.map { deadline in
-            let remaining = now.duration(to: deadline)
-            return remaining <= .zero ? 0 : Int32(clamping: remaining.components.seconds * 1000
-                + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
-        } ?? -1
+        let waitMilliseconds: Int32 =
+            nearest.map { deadline in
+                let remaining = now.duration(to: deadline)
+                return remaining <= .zero
+                    ? 0
+                    : Int32(
+                        clamping: remaining.components.seconds * 1000
+                            + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
+            } ?? -1
         let ready = poll(&descriptors, nfds_t(descriptors.count), waitMilliseconds)
         if ready > 0 {
             for (index, watch) in polled.enumerated() {
@@ -272,7 +278,7 @@ final class DBusLoop: @unchecked Sendable {
         let after = ContinuousClock.now
         for entry in timeouts {
             guard let deadline = entry.deadline, deadline <= after,
-                  timeouts.contains(where: { $0.timeout == entry.timeout })
+                timeouts.contains(where: { $0.timeout == entry.timeout })
             else { continue }
             rearm(entry.timeout)
             dbus_timeout_handle(entry.timeout)
@@ -315,18 +321,21 @@ final class DBusLoop: @unchecked Sendable {
                 Unmanaged<DBusLoop>.fromOpaque(context).takeUnretainedValue().rearm(timeout)
             },
             context, nil)
-        dbus_connection_add_filter(connection, { _, message, context in
-            guard let message, let context else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
-            let loop = Unmanaged<DBusLoop>.fromOpaque(context).takeUnretainedValue()
-            loop.incoming(loop, message)
-            return dbus_message_get_type(message) == DBUS_MESSAGE_TYPE_METHOD_CALL
-                ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
-        }, context, nil)
+        dbus_connection_add_filter(
+            connection,
+            { _, message, context in
+                guard let message, let context else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
+                let loop = Unmanaged<DBusLoop>.fromOpaque(context).takeUnretainedValue()
+                loop.incoming(loop, message)
+                return dbus_message_get_type(message) == DBUS_MESSAGE_TYPE_METHOD_CALL
+                    ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+            }, context, nil)
     }
 
     private func rearm(_ timeout: OpaquePointer) {
         guard let index = timeouts.firstIndex(where: { $0.timeout == timeout }) else { return }
-        timeouts[index].deadline = dbus_timeout_get_enabled(timeout) != 0
+        timeouts[index].deadline =
+            dbus_timeout_get_enabled(timeout) != 0
             ? ContinuousClock.now.advanced(by: .milliseconds(Int(dbus_timeout_get_interval(timeout))))
             : nil
     }

@@ -3,8 +3,11 @@
 public struct DBusMatchRule: Hashable, Sendable, CustomStringConvertible {
     /// A well-known (`org.bluez`) or unique (`:1.7`) sender name.
     public var sender: String?
+    /// The signal's interface (`org.freedesktop.DBus.Properties`); `nil` matches any.
     public var interface: String?
+    /// The signal's name (`PropertiesChanged`); `nil` matches any.
     public var member: String?
+    /// Exactly this object path, not the paths below it (use `pathNamespace` for those).
     public var path: DBusObjectPath?
     /// Matches `path` and every path below it.
     public var pathNamespace: DBusObjectPath?

@@ -11,12 +11,18 @@ public struct DBusMessage: Sendable {
         case signal
     }
 
+    /// Call, return, error or signal: decides which of the other fields are meaningful.
     public var kind: Kind
+    /// The object a call is addressed to or a signal is emitted from; `nil` on replies.
     public var path: DBusObjectPath?
+    /// The interface of the call or signal (`org.bluez.Device1`); optional on calls.
     public var interface: String?
+    /// The method or signal name (`Connect`, `PropertiesChanged`); `nil` on replies.
     public var member: String?
     /// For `.error`: the error name (`org.bluez.Error.InProgress`).
     public var errorName: String?
+    /// The bus name the message is sent to: required for calls, set on replies to the caller;
+    /// `nil` on a signal broadcasts it.
     public var destination: String?
     /// The sender's unique name (`:1.42`), set on received messages.
     public var sender: String?

@@ -124,11 +124,12 @@ enum DBusMessageCodec {
         _ body: (inout DBusMessageIter) throws(DBusError) -> Void
     ) throws(DBusError) {
         var sub = DBusMessageIter()
-        let opened: dbus_bool_t = if let signature {
-            signature.withCString { dbus_message_iter_open_container(&iterator, type, $0, &sub) }
-        } else {
-            dbus_message_iter_open_container(&iterator, type, nil, &sub)
-        }
+        let opened: dbus_bool_t =
+            if let signature {
+                signature.withCString { dbus_message_iter_open_container(&iterator, type, $0, &sub) }
+            } else {
+                dbus_message_iter_open_container(&iterator, type, nil, &sub)
+            }
         guard opened != 0 else { throw DBusError(name: DBusError.Name.noMemory, message: "out of memory") }
         do {
             try body(&sub)
@@ -145,12 +146,13 @@ enum DBusMessageCodec {
 
     /// The Swift value of a libdbus message (which stays owned by the caller).
     static func readMessage(_ c: OpaquePointer) -> DBusMessage {
-        let kind: DBusMessage.Kind = switch dbus_message_get_type(c) {
-        case DBUS_MESSAGE_TYPE_METHOD_CALL: .methodCall
-        case DBUS_MESSAGE_TYPE_METHOD_RETURN: .methodReturn
-        case DBUS_MESSAGE_TYPE_ERROR: .error
-        default: .signal
-        }
+        let kind: DBusMessage.Kind =
+            switch dbus_message_get_type(c) {
+            case DBUS_MESSAGE_TYPE_METHOD_CALL: .methodCall
+            case DBUS_MESSAGE_TYPE_METHOD_RETURN: .methodReturn
+            case DBUS_MESSAGE_TYPE_ERROR: .error
+            default: .signal
+            }
         var message = DBusMessage(
             kind: kind,
             path: dbus_message_get_path(c).map { DBusObjectPath(receivedFromLibdbus: String(cString: $0)) },

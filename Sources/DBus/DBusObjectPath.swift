@@ -46,8 +46,10 @@ public struct DBusObjectPath: Hashable, Sendable, Comparable, CustomStringConver
         String(rawValue.split(separator: "/").last ?? "")
     }
 
+    /// The path text (`/org/bluez/hci0`), as logs print it.
     public var description: String { rawValue }
 
+    /// Orders paths by their text, so listings (and `GetManagedObjects`) come out stable.
     public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
     static func isValid(_ text: String) -> Bool {
@@ -55,10 +57,11 @@ public struct DBusObjectPath: Hashable, Sendable, Comparable, CustomStringConver
         if text == "/" { return true }
         let elements = text.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
         return elements.allSatisfy { element in
-            !element.isEmpty && element.utf8.allSatisfy { byte in
-                (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
-                    || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
-            }
+            !element.isEmpty
+                && element.utf8.allSatisfy { byte in
+                    (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
+                        || (byte >= 0x61 && byte <= 0x7A) || byte == 0x5F
+                }
         }
     }
 }

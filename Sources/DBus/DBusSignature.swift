@@ -21,6 +21,7 @@ public struct DBusSignature: Hashable, Sendable, CustomStringConvertible, Expres
         self = signature
     }
 
+    /// The signature text (`a{sv}`), as logs and introspection XML print it.
     public var description: String { rawValue }
 
     /// The complete types the signature is made of (`sa{sv}` → `s`, `a{sv}`).
@@ -28,7 +29,7 @@ public struct DBusSignature: Hashable, Sendable, CustomStringConvertible, Expres
         var types: [DBusSignature] = []
         var index = rawValue.utf8.startIndex
         while index != rawValue.utf8.endIndex, let next = Self.completeType(in: rawValue.utf8, from: index, depth: 0) {
-            types.append(DBusSignature(unchecked: String(rawValue.utf8[index..<next])!))
+            types.append(DBusSignature(unchecked: String(rawValue.utf8[index ..< next])!))
             index = next
         }
         return types
@@ -42,16 +43,16 @@ public struct DBusSignature: Hashable, Sendable, CustomStringConvertible, Expres
         let next = text.index(after: start)
         switch text[start] {
         case UInt8(ascii: "y"), UInt8(ascii: "b"), UInt8(ascii: "n"), UInt8(ascii: "q"),
-             UInt8(ascii: "i"), UInt8(ascii: "u"), UInt8(ascii: "x"), UInt8(ascii: "t"),
-             UInt8(ascii: "d"), UInt8(ascii: "s"), UInt8(ascii: "o"), UInt8(ascii: "g"),
-             UInt8(ascii: "h"), UInt8(ascii: "v"):
+            UInt8(ascii: "i"), UInt8(ascii: "u"), UInt8(ascii: "x"), UInt8(ascii: "t"),
+            UInt8(ascii: "d"), UInt8(ascii: "s"), UInt8(ascii: "o"), UInt8(ascii: "g"),
+            UInt8(ascii: "h"), UInt8(ascii: "v"):
             return next
         case UInt8(ascii: "a"):
             if next != text.endIndex, text[next] == UInt8(ascii: "{") {
                 let keyStart = text.index(after: next)
                 guard keyStart != text.endIndex, isBasic(text[keyStart]) else { return nil }
                 guard let valueEnd = completeType(in: text, from: text.index(after: keyStart), depth: depth + 1),
-                      valueEnd != text.endIndex, text[valueEnd] == UInt8(ascii: "}")
+                    valueEnd != text.endIndex, text[valueEnd] == UInt8(ascii: "}")
                 else { return nil }
                 return text.index(after: valueEnd)
             }

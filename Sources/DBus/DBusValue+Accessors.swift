@@ -7,16 +7,19 @@ extension DBusValue {
         return self
     }
 
+    /// The text of an `s`, through any variants; `nil` for every other type (even `o` and `g`).
     public var string: String? {
         if case .string(let value) = unwrapped { return value }
         return nil
     }
 
+    /// The path of an `o`, through any variants; `nil` for every other type.
     public var objectPath: DBusObjectPath? {
         if case .objectPath(let value) = unwrapped { return value }
         return nil
     }
 
+    /// The value of a `b`, through any variants; `nil` for every other type (no integer coercion).
     public var bool: Bool? {
         if case .boolean(let value) = unwrapped { return value }
         return nil
@@ -46,6 +49,8 @@ extension DBusValue {
         }
     }
 
+    /// The descriptor of an `h`, through any variants: open while the returned object lives;
+    /// `duplicate()` it for code that outlives the object.
     public var fileDescriptor: DBusFileDescriptor? {
         if case .unixFD(let fd) = unwrapped { return fd }
         return nil
@@ -90,16 +95,20 @@ extension DBusValue {
 extension DBusValue {
     /// `a{sv}`, keys sorted so the wire form is deterministic.
     public static func properties(_ values: [String: DBusValue]) -> DBusValue {
-        .dictionary(keyType: "s", valueType: "v", values.sorted { $0.key < $1.key }.map {
-            DBusDictionaryEntry(key: .string($0.key), value: .variant($0.value))
-        })
+        .dictionary(
+            keyType: "s", valueType: "v",
+            values.sorted { $0.key < $1.key }.map {
+                DBusDictionaryEntry(key: .string($0.key), value: .variant($0.value))
+            })
     }
 
     /// `a{sa{sv}}`: interfaces with their properties.
     public static func interfaces(_ values: [String: [String: DBusValue]]) -> DBusValue {
-        .dictionary(keyType: "s", valueType: "a{sv}", values.sorted { $0.key < $1.key }.map {
-            DBusDictionaryEntry(key: .string($0.key), value: .properties($0.value))
-        })
+        .dictionary(
+            keyType: "s", valueType: "a{sv}",
+            values.sorted { $0.key < $1.key }.map {
+                DBusDictionaryEntry(key: .string($0.key), value: .properties($0.value))
+            })
     }
 
     /// `as`.

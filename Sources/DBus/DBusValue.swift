@@ -52,7 +52,9 @@ public indirect enum DBusValue: Hashable, Sendable {
 
 /// One `{key value}` entry of a D-Bus dictionary.
 public struct DBusDictionaryEntry: Hashable, Sendable {
+    /// The entry's key: a basic type (string, integer, object path …), as D-Bus requires.
     public let key: DBusValue
+    /// The entry's value, of the dictionary's value type (often a `v` variant).
     public let value: DBusValue
 
     /// An entry from its key and value.

@@ -36,8 +36,10 @@ final class ObjectRegistry {
             added[StandardInterface.introspectable] = [:]
             added[StandardInterface.properties] = [:]
         }
-        loop.send(.signal(path: manager, interface: StandardInterface.objectManager, member: "InterfacesAdded",
-                          body: [.objectPath(path), .interfaces(added)]))
+        loop.send(
+            .signal(
+                path: manager, interface: StandardInterface.objectManager, member: "InterfacesAdded",
+                body: [.objectPath(path), .interfaces(added)]))
     }
 
     /// Removes `names` from the object at `path` (all of them when `nil`).
@@ -49,8 +51,10 @@ final class ObjectRegistry {
         objects[path] = gone ? nil : object
         guard let manager = manager(of: path) else { return }
         let reported = gone ? removed + [StandardInterface.introspectable, StandardInterface.properties] : removed
-        loop.send(.signal(path: manager, interface: StandardInterface.objectManager, member: "InterfacesRemoved",
-                          body: [.objectPath(path), .strings(reported.sorted())]))
+        loop.send(
+            .signal(
+                path: manager, interface: StandardInterface.objectManager, member: "InterfacesRemoved",
+                body: [.objectPath(path), .strings(reported.sorted())]))
     }
 
     /// Stores new values and emits one `PropertiesChanged` for those that really changed
@@ -68,8 +72,10 @@ final class ObjectRegistry {
         for name in invalidated { exported.properties.removeValue(forKey: name) }
         objects[path]?.interfaces[interface] = exported
         guard !changed.isEmpty || !invalidated.isEmpty else { return }
-        loop.send(.signal(path: path, interface: StandardInterface.properties, member: "PropertiesChanged",
-                          body: [.string(interface), .properties(changed), .strings(invalidated)]))
+        loop.send(
+            .signal(
+                path: path, interface: StandardInterface.properties, member: "PropertiesChanged",
+                body: [.string(interface), .properties(changed), .strings(invalidated)]))
     }
 
     func property(_ path: DBusObjectPath, interface: String, name: String) -> DBusValue? {
@@ -97,7 +103,8 @@ final class ObjectRegistry {
         guard let object = objects[path] else {
             return reply.error(DBusError(name: DBusError.Name.unknownObject, message: "no object at \(path)"))
         }
-        let candidates = message.interface.map { name in object.interfaces[name].map { [$0] } ?? [] }
+        let candidates =
+            message.interface.map { name in object.interfaces[name].map { [$0] } ?? [] }
             ?? Array(object.interfaces.values)
         guard !candidates.isEmpty else {
             return reply.error(DBusError(name: DBusError.Name.unknownInterface, message: "\(path) has no interface \(message.interface ?? "")"))
@@ -154,7 +161,7 @@ final class ObjectRegistry {
         case ("Set", "ssv"):
             let propertyName = arguments[1].string ?? ""
             guard let exported = interface(arguments[0].string),
-                  let property = exported.description.properties.first(where: { $0.name == propertyName })
+                let property = exported.description.properties.first(where: { $0.name == propertyName })
             else {
                 return reply.error(DBusError(name: DBusError.Name.unknownProperty, message: "no property \(propertyName)"))
             }

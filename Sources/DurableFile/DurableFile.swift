@@ -16,6 +16,7 @@ public enum DurableFile {
         /// `strerror` of the failing call.
         public let reason: String
 
+        /// `could not <operation>: <reason>`: the failing step and its `strerror`, for operators.
         public var description: String { "could not \(operation): \(reason)" }
     }
 

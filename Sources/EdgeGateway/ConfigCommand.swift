@@ -41,7 +41,8 @@ struct ConfigCheckCommand: ParsableCommand {
         } else if FileManager.default.fileExists(atPath: state.configuration.effectivePath) {
             StandardOutput.writeLine("\(state.configuration.effectivePath): configuration OK")
         } else {
-            StandardOutput.writeLine("\(state.configuration.effectivePath) does not exist: the defaults apply (with any EDGE_GATEWAY_* overrides); configuration OK")
+            StandardOutput.writeLine(
+                "\(state.configuration.effectivePath) does not exist: the defaults apply (with any EDGE_GATEWAY_* overrides); configuration OK")
         }
     }
 }

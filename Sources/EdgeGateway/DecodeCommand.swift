@@ -57,10 +57,11 @@ struct DecodeCommand: ParsableCommand {
     private func expandedFrames() -> some Sequence<String> {
         frames.lazy.flatMap { frame -> AnySequence<String> in
             guard frame == "-" else { return AnySequence(CollectionOfOne(frame)) }
-            return AnySequence(sequence(state: ()) { _ in readLine() }.lazy.filter { line in
-                let trimmed = line.drop(while: \.isWhitespace)
-                return !trimmed.isEmpty && !trimmed.hasPrefix("#")
-            })
+            return AnySequence(
+                sequence(state: ()) { _ in readLine() }.lazy.filter { line in
+                    let trimmed = line.drop(while: \.isWhitespace)
+                    return !trimmed.isEmpty && !trimmed.hasPrefix("#")
+                })
         }
     }
 }

@@ -32,16 +32,26 @@ struct EnrollCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The invitation link or bare code.", valueName: "LINK_OR_CODE"))
     var invitation: String?
 
-    @Option(name: .customLong("client-credentials"), help: ArgumentHelp("Practitioner API client key, base64(client_id:secret); - reads it from standard input (keeps it out of the process list and shell history).", valueName: "KEY"))
+    @Option(
+        name: .customLong("client-credentials"),
+        help: ArgumentHelp(
+            "Practitioner API client key, base64(client_id:secret); - reads it from standard input (keeps it out of the process list and shell history).",
+            valueName: "KEY"))
     var clientKey: String?
 
-    @Option(name: .customLong("base-url"), help: ArgumentHelp("The JHE API base URL when it is not the link's host (https://, or http:// to loopback only; default: [uplink] base_url).", valueName: "URL"))
+    @Option(
+        name: .customLong("base-url"),
+        help: ArgumentHelp(
+            "The JHE API base URL when it is not the link's host (https://, or http:// to loopback only; default: [uplink] base_url).", valueName: "URL"))
     var baseURL: String?
 
     @Option(name: .customLong("device"), help: ArgumentHelp("The JHE data source id to upload as (default: found in the patient's consents).", valueName: "ID"))
     var deviceID: String?
 
-    @Option(name: .customLong("fhir-path"), help: ArgumentHelp("The FHIR base path: /FHIR/R5/ on current JHE, /fhir/r5/ on v0.0.11 and older (default: [uplink] fhir_path, else /FHIR/R5/).", valueName: "PATH"))
+    @Option(
+        name: .customLong("fhir-path"),
+        help: ArgumentHelp(
+            "The FHIR base path: /FHIR/R5/ on current JHE, /fhir/r5/ on v0.0.11 and older (default: [uplink] fhir_path, else /FHIR/R5/).", valueName: "PATH"))
     var fhirPath: String?
 
     @Flag(name: .long, help: "Show the current enrolment instead of enrolling.")

@@ -37,7 +37,9 @@ struct ForgetCommand: AsyncParsableCommand {
             if options.json {
                 StandardOutput.writeLine("{\"address\":\"\(address)\",\"unbound\":\(unbound),\"removed\":\(removed)}")
             } else {
-                StandardOutput.writeLine("\(address): \(unbound ? "unbound" : "was not bound")\(remove ? (removed ? "; removed from bluetoothd" : "; bluetoothd did not know it") : "")")
+                StandardOutput.writeLine(
+                    "\(address): \(unbound ? "unbound" : "was not bound")\(remove ? (removed ? "; removed from bluetoothd" : "; bluetoothd did not know it") : "")"
+                )
             }
         }
     }

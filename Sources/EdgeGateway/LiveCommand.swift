@@ -129,14 +129,19 @@ actor SamplePrinter {
     private func humanLine(_ sample: HeartRateSample) -> String {
         let time = Self.localClockTime(sample.captured.wallClockNanoseconds)
         let measurement = sample.measurement
-        let contact = switch measurement.contact {
-        case .detected: "contact ✓"
-        case .notDetected: "contact ✗"
-        case .notSupported: "contact –"
-        }
-        let rr = measurement.rrIntervals.isEmpty ? "" : "  RR " + measurement.rrIntervals
-            .map { DecimalText.format(numerator: Int($0) * 1000, denominator: 1024, fractionDigits: 1).split(separator: ".")[0] + " ms" }
-            .joined(separator: ", ")
+        let contact =
+            switch measurement.contact {
+            case .detected: "contact ✓"
+            case .notDetected: "contact ✗"
+            case .notSupported: "contact –"
+            }
+        let rr =
+            measurement.rrIntervals.isEmpty
+            ? ""
+            : "  RR "
+                + measurement.rrIntervals
+                .map { DecimalText.format(numerator: Int($0) * 1000, denominator: 1024, fractionDigits: 1).split(separator: ".")[0] + " ms" }
+                .joined(separator: ", ")
         return "\(time)  \(names[sample.sensor].map(TerminalText.safe) ?? sample.sensor.description)  \(measurement.bpm) bpm  \(contact)\(rr)"
     }
 
@@ -146,9 +151,12 @@ actor SamplePrinter {
         line.add("time", .string(RFC3339Text.format(sample.captured.wallClock)))
         line.add("bpm", .integer(Int(sample.measurement.bpm)))
         line.add("contact", .string(sample.measurement.contact.rawValue))
-        line.add("rr_intervals_ms", .array(sample.measurement.rrIntervals.map {
-            .number(DecimalText.milliseconds(fromRRInterval: $0, fractionDigits: 3))
-        }))
+        line.add(
+            "rr_intervals_ms",
+            .array(
+                sample.measurement.rrIntervals.map {
+                    .number(DecimalText.milliseconds(fromRRInterval: $0, fractionDigits: 3))
+                }))
         return line.text
     }
 }

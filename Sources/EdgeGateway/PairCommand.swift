@@ -74,7 +74,9 @@ struct PairCommand: AsyncParsableCommand {
         let found = await client.wait(timeout: .milliseconds(Int(timeout * 1000))) { $0.device(address: text, on: adapter) != nil }
         try? await adapter.stopDiscovery()
         guard found, let device = await client.device(address: text, on: adapter) else {
-            throw CommandFailure.temporary("\(text) was not found within \(timeout) s: is it worn (most straps sleep off the skin) and in range? `edge-gateway scan` lists the straps nearby")
+            throw CommandFailure.temporary(
+                "\(text) was not found within \(timeout) s: is it worn (most straps sleep off the skin) and in range? `edge-gateway scan` lists the straps nearby"
+            )
         }
         return device
     }
@@ -113,7 +115,9 @@ struct PairCommand: AsyncParsableCommand {
         } else {
             let model = TerminalText.safe([details.manufacturer, details.model].compactMap { $0 }.joined(separator: " "))
             StandardOutput.writeLine("bound \(address) \(TerminalText.safe(details.name ?? ""))\(model.isEmpty ? "" : " (\(model))")")
-            StandardOutput.writeLine("  bonded: \(bonded ? "yes" : "no")  location: \(details.bodySensorLocation?.description ?? "unknown")  battery: \(details.batteryPercent.map { "\($0) %" } ?? "unknown")")
+            StandardOutput.writeLine(
+                "  bonded: \(bonded ? "yes" : "no")  location: \(details.bodySensorLocation?.description ?? "unknown")  battery: \(details.batteryPercent.map { "\($0) %" } ?? "unknown")"
+            )
             if let patient = binding.patientID { StandardOutput.writeLine("  patient: \(patient)") }
         }
     }

@@ -29,7 +29,7 @@ struct ScanCommand: AsyncParsableCommand {
     var all = false
 
     func validate() throws {
-        guard (0.5...600).contains(timeout) else { throw ValidationError("--timeout must be between 0.5 and 600 seconds.") }
+        guard (0.5 ... 600).contains(timeout) else { throw ValidationError("--timeout must be between 0.5 and 600 seconds.") }
     }
 
     func run() async throws {
@@ -46,9 +46,10 @@ struct ScanCommand: AsyncParsableCommand {
             options.explain("scanning \(adapter.name) for \(timeout) s")
             let found = await report(events, from: client, bound: bound)
             try? await adapter.stopDiscovery()
-            StandardOutput.writeLine(options.json
-                ? "{\"found\":\(found)}"
-                : "found \(found) \(all ? "device" : "heart-rate strap")\(found == 1 ? "" : "s") in \(timeout) s")
+            StandardOutput.writeLine(
+                options.json
+                    ? "{\"found\":\(found)}"
+                    : "found \(found) \(all ? "device" : "heart-rate strap")\(found == 1 ? "" : "s") in \(timeout) s")
         }
     }
 
@@ -65,7 +66,7 @@ struct ScanCommand: AsyncParsableCommand {
                 default: continue
                 }
                 guard !reported.contains(path), let info = await client.device(at: path)?.info,
-                      all || info.serviceUUIDs.contains(BluetoothUUID.heartRateService.uuidString)
+                    all || info.serviceUUIDs.contains(BluetoothUUID.heartRateService.uuidString)
                 else { continue }
                 reported.insert(path)
                 print(info, bound: BluetoothAddress(info.address).map(bound.contains) ?? false)
@@ -88,7 +89,9 @@ struct ScanCommand: AsyncParsableCommand {
             StandardOutput.writeLine(line.text)
         } else {
             let rssi = info.rssi.map { "\($0) dBm" } ?? "– dBm"
-            StandardOutput.writeLine("\(info.address)  \(info.name.map(TerminalText.safe) ?? "(no name)")  \(rssi)  paired: \(info.isPaired ? "yes" : "no")  bound: \(bound ? "yes" : "no")")
+            StandardOutput.writeLine(
+                "\(info.address)  \(info.name.map(TerminalText.safe) ?? "(no name)")  \(rssi)  paired: \(info.isPaired ? "yes" : "no")  bound: \(bound ? "yes" : "no")"
+            )
         }
     }
 }

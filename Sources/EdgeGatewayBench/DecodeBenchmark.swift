@@ -26,14 +26,16 @@ enum DecodeBenchmark {
         for frame in frames { checksum &+= decodeOne(frame) }
         let clock = ContinuousClock()
         let elapsed = clock.measure {
-            for _ in 0..<rounds {
+            for _ in 0 ..< rounds {
                 for frame in frames { checksum &+= decodeOne(frame) }
             }
         }
         let count = Double(rounds * frames.count)
         let seconds = elapsed.seconds
         print("decode: \(Int(count)) frames (mix of \(mix.count) shapes) in \(format(seconds, 3)) s")
-        print("decode: \(format(count / seconds / 1e6, 2)) M frames/s, \(format(seconds / count * 1e9, 1)) ns/frame, peak RSS \(format(EdgeGatewayBench.peakRSSMiB, 1)) MiB (checksum \(checksum))")
+        print(
+            "decode: \(format(count / seconds / 1e6, 2)) M frames/s, \(format(seconds / count * 1e9, 1)) ns/frame, peak RSS \(format(EdgeGatewayBench.peakRSSMiB, 1)) MiB (checksum \(checksum))"
+        )
     }
 
     @inline(never)
@@ -44,7 +46,7 @@ enum DecodeBenchmark {
 
     static func format(_ value: Double, _ decimals: Int) -> String {
         var scale = 1.0
-        for _ in 0..<decimals { scale *= 10 }
+        for _ in 0 ..< decimals { scale *= 10 }
         let rounded = (value * scale).rounded() / scale
         return "\(rounded)"
     }

@@ -60,7 +60,9 @@ enum NotifyBenchmark {
         let daemon = EdgeGatewayBench.cpuSeconds(ofProcess: bus.daemonPID) - daemonBefore
         let name = preferAcquire ? "AcquireNotify" : "PropertiesChanged"
         let dropped = await simulator.notificationsDropped(for: strap.address)
-        print("notify \(name): \(received) notifications (\(decoded) decoded, \(dropped) dropped by a full socket) in \(DecodeBenchmark.format(elapsed, 3)) s = \(Int(Double(received) / elapsed)) /s; CPU per notification: \(DecodeBenchmark.format(cpu / Double(received) * 1e6, 1)) µs in this process (simulator + client), \(DecodeBenchmark.format(daemon / Double(received) * 1e6, 1)) µs in dbus-daemon")
+        print(
+            "notify \(name): \(received) notifications (\(decoded) decoded, \(dropped) dropped by a full socket) in \(DecodeBenchmark.format(elapsed, 3)) s = \(Int(Double(received) / elapsed)) /s; CPU per notification: \(DecodeBenchmark.format(cpu / Double(received) * 1e6, 1)) µs in this process (simulator + client), \(DecodeBenchmark.format(daemon / Double(received) * 1e6, 1)) µs in dbus-daemon"
+        )
         notifications.stop()
         await client.close()
         await simulator.stop()

@@ -30,7 +30,9 @@ enum QueueBenchmark {
         let environment = ProcessInfo.processInfo.environment
         let payload = try Payload.binary()
         let json = try Payload.json()
-        emit("queue: payload = one HeartRateSample as the gateway stores it, \(payload.name): \(payload.bytes.count) bytes (\(json.name): \(json.bytes.count) bytes); default page size \(QueueConfiguration().pageSize) B, WAL checkpoint every 4 MiB")
+        emit(
+            "queue: payload = one HeartRateSample as the gateway stores it, \(payload.name): \(payload.bytes.count) bytes (\(json.name): \(json.bytes.count) bytes); default page size \(QueueConfiguration().pageSize) B, WAL checkpoint every 4 MiB"
+        )
         let simulated = environment["QUEUE_BENCH_SECONDS"].flatMap { Int($0) } ?? 1800
         for sensors in [1, 10, 50] {
             try await sensorsAtOneHertz(sensors, simulatedSeconds: simulated, payload: payload)
@@ -43,7 +45,8 @@ enum QueueBenchmark {
         // The previous defaults (JSON records, 1 KiB pages), for comparison.
         try await sensorsAtOneHertz(10, simulatedSeconds: simulated, payload: json, pageSize: 1024)
         try await burst(records: 100_000, payload: payload)
-        let backlogs = environment["QUEUE_BENCH_BACKLOGS"]
+        let backlogs =
+            environment["QUEUE_BENCH_BACKLOGS"]
             .map { $0.split(separator: ",").compactMap { Int($0) } } ?? [1_000, 1_000_000, 10_000_000]
         for backlog in backlogs {
             try await leaseAndAck(backlog: backlog, payload: payload)
@@ -53,13 +56,16 @@ enum QueueBenchmark {
     /// N sensors at 1 Hz for `simulatedSeconds`: one commit of N records per simulated second.
     /// With `uploadBatch`, a consumer also leases that many and acks them whenever they are
     /// pending, as the daemon's uploader does while the network is up.
-    static func sensorsAtOneHertz(_ sensors: Int, simulatedSeconds: Int, payload: Payload, pageSize: Int = QueueConfiguration().pageSize, uploadBatch: Int? = nil) async throws {
+    static func sensorsAtOneHertz(
+        _ sensors: Int, simulatedSeconds: Int, payload: Payload, pageSize: Int = QueueConfiguration().pageSize, uploadBatch: Int? = nil
+    ) async throws {
         try await withScratchQueue(commitMax: sensors, pageSize: pageSize) { queue, path in
             let start = Measurement.now()
             var pending = 0
-            for second in 0..<simulatedSeconds {
-                let records = (0..<sensors).map { sensor in
-                    NewRecord(payload: payload.bytes, stream: sensorAddress(sensor), captureTime: Int64(second) * 1_000_000_000 + now0, version: payload.version)
+            for second in 0 ..< simulatedSeconds {
+                let records = (0 ..< sensors).map { sensor in
+                    NewRecord(
+                        payload: payload.bytes, stream: sensorAddress(sensor), captureTime: Int64(second) * 1_000_000_000 + now0, version: payload.version)
                 }
                 try await queue.append(contentsOf: records)
                 pending += sensors
@@ -71,24 +77,28 @@ enum QueueBenchmark {
             }
             let records = sensors * simulatedSeconds
             let upload = uploadBatch.map { ", lease(\($0))+ack whenever \($0) are pending" } ?? ""
-            report("\(sensors) sensor(s) x 1 Hz\(upload), \(simulatedSeconds) simulated s, page \(pageSize) B, \(payload.name)", records: records,
-                   since: start, path: path)
+            report(
+                "\(sensors) sensor(s) x 1 Hz\(upload), \(simulatedSeconds) simulated s, page \(pageSize) B, \(payload.name)", records: records,
+                since: start, path: path)
         }
     }
 
     /// As fast as concurrent producers can push, default group commit (256 records).
     static func burst(records: Int, payload: Payload) async throws {
         try await withScratchQueue(commitMax: 256) { queue, path in
-            let producers = 16, chunk = 16
+            let producers = 16
+            let chunk = 16
             let start = Measurement.now()
             try await withThrowingTaskGroup { group in
-                for producer in 0..<producers {
+                for producer in 0 ..< producers {
                     group.addTask {
-                        for round in 0..<(records / producers / chunk) {
-                            try await queue.append(contentsOf: (0..<chunk).map { index in
-                                NewRecord(payload: payload.bytes, stream: sensorAddress(producer),
-                                          captureTime: now0 + Int64(round * chunk + index), version: payload.version)
-                            })
+                        for round in 0 ..< (records / producers / chunk) {
+                            try await queue.append(
+                                contentsOf: (0 ..< chunk).map { index in
+                                    NewRecord(
+                                        payload: payload.bytes, stream: sensorAddress(producer),
+                                        captureTime: now0 + Int64(round * chunk + index), version: payload.version)
+                                })
                         }
                     }
                 }
@@ -107,16 +117,17 @@ enum QueueBenchmark {
             var built = 0
             while built < backlog {
                 let count = min(chunk, backlog - built)
-                try await queue.append(contentsOf: (0..<count).map { index in
-                    NewRecord(payload: payload.bytes, stream: sensorAddress(index % 10), captureTime: now0 + Int64(built + index), version: payload.version)
-                })
+                try await queue.append(
+                    contentsOf: (0 ..< count).map { index in
+                        NewRecord(payload: payload.bytes, stream: sensorAddress(index % 10), captureTime: now0 + Int64(built + index), version: payload.version)
+                    })
                 built += count
             }
             let buildSeconds = seconds(ContinuousClock.now - buildStart)
             let cycles = 300
             var elapsed: [Double] = []
             var cpu = 0.0
-            for cycle in 0..<cycles {
+            for cycle in 0 ..< cycles {
                 let start = ContinuousClock.now
                 let cpuStart = processCPUSeconds()
                 let lease = try await queue.lease(max: 100)
@@ -124,13 +135,18 @@ enum QueueBenchmark {
                 cpu += processCPUSeconds() - cpuStart
                 elapsed.append(seconds(ContinuousClock.now - start))
                 // Untimed refill, so every cycle leases from a backlog of the stated size.
-                try await queue.append(contentsOf: lease.records.indices.map { index in
-                    NewRecord(payload: payload.bytes, stream: sensorAddress(index % 10), captureTime: now0 + Int64(backlog + cycle * 100 + index), version: payload.version)
-                })
+                try await queue.append(
+                    contentsOf: lease.records.indices.map { index in
+                        NewRecord(
+                            payload: payload.bytes, stream: sensorAddress(index % 10), captureTime: now0 + Int64(backlog + cycle * 100 + index),
+                            version: payload.version)
+                    })
             }
             elapsed.sort()
             let mean = elapsed.reduce(0, +) / Double(cycles)
-            emit("queue: lease(100)+ack at backlog \(backlog): mean \(format(mean * 1e3, 3)) ms, median \(format(elapsed[cycles / 2] * 1e3, 3)) ms, p99 \(format(elapsed[cycles * 99 / 100] * 1e3, 3)) ms per 100 records, CPU \(format(cpu / Double(cycles) * 1e3, 3)) ms (backlog built in \(format(buildSeconds, 1)) s, file \(format(Double(fileBytes(path)) / 1_048_576, 1)) MiB)")
+            emit(
+                "queue: lease(100)+ack at backlog \(backlog): mean \(format(mean * 1e3, 3)) ms, median \(format(elapsed[cycles / 2] * 1e3, 3)) ms, p99 \(format(elapsed[cycles * 99 / 100] * 1e3, 3)) ms per 100 records, CPU \(format(cpu / Double(cycles) * 1e3, 3)) ms (backlog built in \(format(buildSeconds, 1)) s, file \(format(Double(fileBytes(path)) / 1_048_576, 1)) MiB)"
+            )
         }
     }
 
@@ -139,7 +155,9 @@ enum QueueBenchmark {
     /// A capture time base; bounds are off so nothing is evicted.
     static let now0 = SystemQueueClock().nanosecondsSince1970()
 
-    static func withScratchQueue(commitMax: Int, pageSize: Int = QueueConfiguration().pageSize, _ body: (OfflineQueue, String) async throws -> Void) async throws {
+    static func withScratchQueue(commitMax: Int, pageSize: Int = QueueConfiguration().pageSize, _ body: (OfflineQueue, String) async throws -> Void)
+        async throws
+    {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("queue-bench-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -162,9 +180,10 @@ enum QueueBenchmark {
         let end = Measurement.now()
         let elapsed = seconds(end.time - start.time)
         let written = Double(end.writeBytes - start.writeBytes)
-        emit("queue: \(label): \(records) records in \(format(elapsed, 2)) s = \(Int(Double(records) / elapsed)) records/s; "
-            + "\(Int(written / Double(records))) bytes written to storage per record; "
-            + "\(Int(Double(fileBytes(path)) / Double(records))) database bytes per record; peak RSS \(format(EdgeGatewayBench.peakRSSMiB, 1)) MiB")
+        emit(
+            "queue: \(label): \(records) records in \(format(elapsed, 2)) s = \(Int(Double(records) / elapsed)) records/s; "
+                + "\(Int(written / Double(records))) bytes written to storage per record; "
+                + "\(Int(Double(fileBytes(path)) / Double(records))) database bytes per record; peak RSS \(format(EdgeGatewayBench.peakRSSMiB, 1)) MiB")
     }
 
     /// A record payload in one of the formats the gateway's `SampleRecord` reads.
@@ -177,8 +196,9 @@ enum QueueBenchmark {
         static let sample = HeartRateSample(
             id: UUID(), sensor: BluetoothAddress("F0:1D:2E:3C:4B:5A")!, patientID: "40001",
             measurement: HeartRateMeasurement(bpm: 78, contact: .detected, rrIntervals: [722, 712]),
-            captured: CaptureTime(wallClockNanoseconds: now0, wallClockSynchronized: true,
-                                  monotonicNanoseconds: 123_456_789_000, bootID: UUID()))
+            captured: CaptureTime(
+                wallClockNanoseconds: now0, wallClockSynchronized: true,
+                monotonicNanoseconds: 123_456_789_000, bootID: UUID()))
 
         /// What the gateway writes: record version 2, `HeartRateSample.binaryEncoded()`.
         static func binary() throws -> Payload {

@@ -22,7 +22,7 @@ enum UplinkBenchmark {
         let start: Int64 = 1_795_334_400_000_000_000
         let boot = UUID()
         let sensor = BluetoothAddress("F0:1D:2E:3C:4B:5A")!
-        return (0..<count).map { index in
+        return (0 ..< count).map { index in
             let time = start + Int64(index + offset) * 1_000_000_000
             return HeartRateSample(
                 id: UUID(), sensor: sensor, patientID: nil,
@@ -32,22 +32,25 @@ enum UplinkBenchmark {
     }
 
     static func encode() throws {
-        let encoder = UploadEncoder(configuration: EncoderConfiguration(
-            defaultPatientID: "40001", deviceID: "70001",
-            options: EncodingOptions(defaultDatasheet: SensorDatasheet(manufacturer: "Polar", model: "H10"))))
+        let encoder = UploadEncoder(
+            configuration: EncoderConfiguration(
+                defaultPatientID: "40001", deviceID: "70001",
+                options: EncodingOptions(defaultDatasheet: SensorDatasheet(manufacturer: "Polar", model: "H10"))))
         let batch = samples(100)
         var bytes = 0
         _ = try encoder.bundleData(try encoder.encode(batch).items.map(\.observation))
         let rounds = 500
         let elapsed = try ContinuousClock().measure {
-            for _ in 0..<rounds {
+            for _ in 0 ..< rounds {
                 bytes += try encoder.bundleData(try encoder.encode(batch).items.map(\.observation)).count
             }
         }
         let count = Double(rounds * batch.count)
         let seconds = elapsed.seconds
         print("uplink encode: \(Int(count)) samples into \(rounds) Bundles of 100 in \(DecodeBenchmark.format(seconds, 3)) s")
-        print("uplink encode: \(Int(count / seconds)) samples/s, \(bytes / Int(count)) bytes/sample in the Bundle, peak RSS \(DecodeBenchmark.format(EdgeGatewayBench.peakRSSMiB, 1)) MiB")
+        print(
+            "uplink encode: \(Int(count / seconds)) samples/s, \(bytes / Int(count)) bytes/sample in the Bundle, peak RSS \(DecodeBenchmark.format(EdgeGatewayBench.peakRSSMiB, 1)) MiB"
+        )
     }
 
     static func upload() async throws {
@@ -65,12 +68,14 @@ enum UplinkBenchmark {
         var delivered = 0
         let elapsed = await ContinuousClock().measure {
             for start in stride(from: 0, to: total, by: 1000) {
-                delivered += await client.deliver(Array(all[start..<start + 1000])).filter { $0 == .delivered }.count
+                delivered += await client.deliver(Array(all[start ..< start + 1000])).filter { $0 == .delivered }.count
             }
         }
         let seconds = elapsed.seconds
         print("uplink upload: \(delivered)/\(total) samples delivered to the simulator at batch 100 in \(DecodeBenchmark.format(seconds, 2)) s")
-        print("uplink upload: \(Int(Double(delivered) / seconds)) samples/s (\(Int(Double(total / 100) / seconds)) requests/s), peak RSS \(DecodeBenchmark.format(EdgeGatewayBench.peakRSSMiB, 1)) MiB")
+        print(
+            "uplink upload: \(Int(Double(delivered) / seconds)) samples/s (\(Int(Double(total / 100) / seconds)) requests/s), peak RSS \(DecodeBenchmark.format(EdgeGatewayBench.peakRSSMiB, 1)) MiB"
+        )
         await simulator.stop()
     }
 }

@@ -41,13 +41,15 @@ struct AppendNumberedCommand: AsyncParsableCommand {
     var commitIntervalMilliseconds: Int = 5
 
     func validate() throws {
-        guard (0...Self.largestNumber).contains(first) else { throw ValidationError("--first must be from 0 to 2^62.") }
+        guard (0 ... Self.largestNumber).contains(first) else { throw ValidationError("--first must be from 0 to 2^62.") }
         guard count.map({ $0 >= 0 }) ?? true else { throw ValidationError("--count must not be negative.") }
-        guard (1...64).contains(workers) else { throw ValidationError("--workers must be from 1 to 64.") }
-        guard (1...10_000).contains(chunk) else { throw ValidationError("--chunk must be from 1 to 10000.") }
-        guard (1...60_000).contains(commitIntervalMilliseconds) else { throw ValidationError("--commit-interval-ms must be from 1 to 60000.") }
+        guard (1 ... 64).contains(workers) else { throw ValidationError("--workers must be from 1 to 64.") }
+        guard (1 ... 10_000).contains(chunk) else { throw ValidationError("--chunk must be from 1 to 10000.") }
+        guard (1 ... 60_000).contains(commitIntervalMilliseconds) else { throw ValidationError("--commit-interval-ms must be from 1 to 60000.") }
         for file in ["credentials.json", "sensors.json"] where FileManager.default.fileExists(atPath: stateDirectory + "/" + file) {
-            throw ValidationError("\(stateDirectory) holds \(file): it is a gateway's state, and append-numbered writes test records no uploader can read. Use a scratch directory.")
+            throw ValidationError(
+                "\(stateDirectory) holds \(file): it is a gateway's state, and append-numbered writes test records no uploader can read. Use a scratch directory."
+            )
         }
     }
 
@@ -65,15 +67,16 @@ struct AppendNumberedCommand: AsyncParsableCommand {
         let limit = min(count ?? .max, Self.largestNumber - first)
         try await QueueFailure.run(queue) { queue in
             try await withThrowingTaskGroup { group in
-                for worker in 0..<workers {
+                for worker in 0 ..< workers {
                     group.addTask {
                         var start = worker * chunk
                         while start < limit {
-                            let numbers = (first + start)..<(first + start + min(chunk, limit - start))
+                            let numbers = (first + start) ..< (first + start + min(chunk, limit - start))
                             let now = SystemQueueClock().nanosecondsSince1970()
                             let records = numbers.map { number in
-                                NewRecord(payload: Data(String(number).utf8), stream: "numbered",
-                                          captureTime: now, version: 0)
+                                NewRecord(
+                                    payload: Data(String(number).utf8), stream: "numbered",
+                                    captureTime: now, version: 0)
                             }
                             try await queue.append(contentsOf: records)
                             StandardOutput.writeLine(numbers.map(String.init).joined(separator: "\n"))

@@ -42,11 +42,11 @@ struct DemoCommand: AsyncParsableCommand {
     var keep = false
 
     func validate() throws {
-        guard (1...50).contains(sensors) else { throw ValidationError("--sensors must be between 1 and 50.") }
-        guard (20...3600).contains(duration) else { throw ValidationError("--duration must be between 20 and 3600 seconds.") }
-        guard (50...10_000).contains(intervalMs) else { throw ValidationError("--interval-ms must be between 50 and 10000.") }
-        guard (5...1_209_600).contains(tokenLifetime) else { throw ValidationError("--token-lifetime must be between 5 and 1209600 seconds.") }
-        if let outage, !(0...duration / 2).contains(outage) {
+        guard (1 ... 50).contains(sensors) else { throw ValidationError("--sensors must be between 1 and 50.") }
+        guard (20 ... 3600).contains(duration) else { throw ValidationError("--duration must be between 20 and 3600 seconds.") }
+        guard (50 ... 10_000).contains(intervalMs) else { throw ValidationError("--interval-ms must be between 50 and 10000.") }
+        guard (5 ... 1_209_600).contains(tokenLifetime) else { throw ValidationError("--token-lifetime must be between 5 and 1209600 seconds.") }
+        if let outage, !(0 ... duration / 2).contains(outage) {
             throw ValidationError("--outage must be between 0 and half the duration.")
         }
     }
@@ -87,7 +87,7 @@ struct DemoCommand: AsyncParsableCommand {
         var costStart: DemoVerdict.DaemonCost.Mark?
         var cost: DemoVerdict.DaemonCost?
         var drain: Task<BacklogDrain?, Never>?
-        for second in 1...duration {
+        for second in 1 ... duration {
             try await Task.sleep(for: .seconds(1))
             if second == warmUp { costStart = DemoVerdict.DaemonCost.Mark(stage: stage) }
             if second == duration, let costStart, let end = DemoVerdict.DaemonCost.Mark(stage: stage) {

@@ -22,7 +22,7 @@ struct JHESimulatorCommand: AsyncParsableCommand {
     var tokenLifetime: Int = 1_209_600
 
     func validate() throws {
-        guard (0...65535).contains(port) else { throw ValidationError("--port must be 0–65535.") }
+        guard (0 ... 65535).contains(port) else { throw ValidationError("--port must be 0–65535.") }
         guard tokenLifetime > 0 else { throw ValidationError("--token-lifetime must be positive.") }
     }
 

@@ -33,8 +33,8 @@ struct SimulateCommand: AsyncParsableCommand {
     var printAddress = false
 
     func validate() throws {
-        guard (1...500).contains(sensors) else { throw ValidationError("--sensors must be between 1 and 500.") }
-        guard (5...60_000).contains(intervalMs) else { throw ValidationError("--interval-ms must be between 5 and 60000.") }
+        guard (1 ... 500).contains(sensors) else { throw ValidationError("--sensors must be between 1 and 500.") }
+        guard (5 ... 60_000).contains(intervalMs) else { throw ValidationError("--interval-ms must be between 5 and 60000.") }
     }
 
     func run() async throws {
@@ -51,9 +51,10 @@ struct SimulateCommand: AsyncParsableCommand {
 
         StandardOutput.writeLine("DBUS_SYSTEM_BUS_ADDRESS=\(bus.address)")
         for strap in straps {
-            StandardOutput.writeLine(printAddress
-                ? strap.address.description
-                : "strap \(strap.address)  \(strap.name)  RSSI \(strap.rssi) dBm  battery \(strap.batteryPercent) %")
+            StandardOutput.writeLine(
+                printAddress
+                    ? strap.address.description
+                    : "strap \(strap.address)  \(strap.name)  RSSI \(strap.rssi) dBm  battery \(strap.batteryPercent) %")
         }
         if !printAddress {
             StandardOutput.writeLine("simulating bluetoothd with \(sensors) strap(s); Ctrl-C to stop")

@@ -46,13 +46,13 @@ struct SoakCommand: AsyncParsableCommand {
     var keep = false
 
     func validate() throws {
-        guard (1...50).contains(sensors) else { throw ValidationError("--sensors must be between 1 and 50.") }
-        guard (60...604_800).contains(duration) else { throw ValidationError("--duration must be between 60 and 604800 seconds.") }
-        guard (1...3600).contains(sampleEvery), (5...86_400).contains(dropEvery) else {
+        guard (1 ... 50).contains(sensors) else { throw ValidationError("--sensors must be between 1 and 50.") }
+        guard (60 ... 604_800).contains(duration) else { throw ValidationError("--duration must be between 60 and 604800 seconds.") }
+        guard (1 ... 3600).contains(sampleEvery), (5 ... 86_400).contains(dropEvery) else {
             throw ValidationError("--sample-every must be 1–3600 and --drop-every 5–86400 seconds.")
         }
-        guard (5...1_209_600).contains(tokenLifetime) else { throw ValidationError("--token-lifetime must be between 5 and 1209600 seconds.") }
-        if let outage, !(0...duration / 2).contains(outage) { throw ValidationError("--outage must be between 0 and half the duration.") }
+        guard (5 ... 1_209_600).contains(tokenLifetime) else { throw ValidationError("--token-lifetime must be between 5 and 1209600 seconds.") }
+        if let outage, !(0 ... duration / 2).contains(outage) { throw ValidationError("--outage must be between 0 and half the duration.") }
     }
 
     func run() async throws {
@@ -84,11 +84,13 @@ struct SoakCommand: AsyncParsableCommand {
         let outageSeconds = outage ?? min(300, duration / 10)
         let (cutAt, restartAt) = (duration / 3, duration * 2 / 3)
         let warmUp = min(60, duration / 10)
-        note("\(sensors) straps at 1 Hz for \(duration) s; link drop every \(dropEvery) s; outage of \(outageSeconds) s at \(cutAt) s; bluetoothd restart at \(restartAt) s; readings every \(sampleEvery) s after a \(warmUp) s warm-up")
+        note(
+            "\(sensors) straps at 1 Hz for \(duration) s; link drop every \(dropEvery) s; outage of \(outageSeconds) s at \(cutAt) s; bluetoothd restart at \(restartAt) s; readings every \(sampleEvery) s after a \(warmUp) s warm-up"
+        )
         var series = SoakSeries(warmUp: warmUp)
         var costStart: DemoVerdict.DaemonCost.Mark?
         var cost: DemoVerdict.DaemonCost?
-        for second in 1...duration {
+        for second in 1 ... duration {
             try await Task.sleep(for: .seconds(1))
             if second == warmUp { costStart = DemoVerdict.DaemonCost.Mark(stage: stage) }
             if second == duration, let costStart, let end = DemoVerdict.DaemonCost.Mark(stage: stage) {
@@ -99,8 +101,9 @@ struct SoakCommand: AsyncParsableCommand {
                 guard let usage = stage.daemonUsage() else { throw DemoFailure("the daemon is gone (see \(stage.daemonLog))") }
                 let point = SoakSeries.Point(second: second, usage: usage)
                 series.append(point)
-                StandardOutput.writeLine(SoakSeries.line(
-                    point, backlog: await stage.backlog(), accepted: stage.acceptedSamples(), stored: await stage.jhe.storedCount()))
+                StandardOutput.writeLine(
+                    SoakSeries.line(
+                        point, backlog: await stage.backlog(), accepted: stage.acceptedSamples(), stored: await stage.jhe.storedCount()))
             }
         }
         await stage.bluetoothd.setAdapterPowered(false)

@@ -26,10 +26,13 @@ public struct BluetoothAddress: Sendable, Hashable, Codable, Comparable, CustomS
         }.joined(separator: ":")
     }
 
+    /// Byte order, most significant first: the order `F0:1D:…` text sorts in, for stable listings.
     public static func < (lhs: Self, rhs: Self) -> Bool {
         lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
     }
 
+    /// Decodes the text form (`F0:1D:2E:3C:4B:5A`, any separator `init?(_:)` accepts); other
+    /// text throws `DecodingError.dataCorrupted`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
@@ -40,6 +43,7 @@ public struct BluetoothAddress: Sendable, Hashable, Codable, Comparable, CustomS
         self = address
     }
 
+    /// Encodes the upper-case, colon-separated text (`description`), not the bytes.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)

@@ -42,7 +42,7 @@ public struct BluetoothUUID: Hashable, Sendable, CustomStringConvertible {
         var index = hex.startIndex
         while index < hex.endIndex {
             let next = hex.index(index, offsetBy: 2)
-            guard let byte = UInt8(hex[index..<next], radix: 16) else { return nil }
+            guard let byte = UInt8(hex[index ..< next], radix: 16) else { return nil }
             bytes.append(byte)
             index = next
         }
@@ -61,7 +61,7 @@ public struct BluetoothUUID: Hashable, Sendable, CustomStringConvertible {
             let digits = String(byte, radix: 16)
             return byte < 0x10 ? "0" + digits : digits
         }
-        return [0..<4, 4..<6, 6..<8, 8..<10, 10..<16]
+        return [0 ..< 4, 4 ..< 6, 6 ..< 8, 8 ..< 10, 10 ..< 16]
             .map { hex[$0].joined() }
             .joined(separator: "-")
     }

@@ -15,16 +15,17 @@ public enum BodySensorLocation: Sendable, Hashable, CustomStringConvertible {
 
     /// The location a raw byte names.
     public init(rawValue: UInt8) {
-        self = switch rawValue {
-        case 0: .other
-        case 1: .chest
-        case 2: .wrist
-        case 3: .finger
-        case 4: .hand
-        case 5: .earLobe
-        case 6: .foot
-        default: .reserved(rawValue)
-        }
+        self =
+            switch rawValue {
+            case 0: .other
+            case 1: .chest
+            case 2: .wrist
+            case 3: .finger
+            case 4: .hand
+            case 5: .earLobe
+            case 6: .foot
+            default: .reserved(rawValue)
+            }
     }
 
     /// The byte on the wire.

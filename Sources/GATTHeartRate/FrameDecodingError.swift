@@ -60,14 +60,15 @@ public struct FrameDecodingError: Error, Hashable, Sendable, CustomStringConvert
     /// A stable, specific code such as `truncated-rr-interval` or `out-of-range-battery-level`,
     /// for scripts, counters and the `code` key of JSON output.
     public var code: String {
-        let fieldName = switch field {
-        case .flags: "flags"
-        case .heartRateUInt8, .heartRateUInt16: "heart-rate"
-        case .energyExpended: "energy-expended"
-        case .rrInterval: "rr-interval"
-        case .bodySensorLocation: "body-sensor-location"
-        case .batteryLevel: "battery-level"
-        }
+        let fieldName =
+            switch field {
+            case .flags: "flags"
+            case .heartRateUInt8, .heartRateUInt16: "heart-rate"
+            case .energyExpended: "energy-expended"
+            case .rrInterval: "rr-interval"
+            case .bodySensorLocation: "body-sensor-location"
+            case .batteryLevel: "battery-level"
+            }
         return "\(kind.rawValue)-\(fieldName)"
     }
 

@@ -28,10 +28,12 @@ extension HeartRateMeasurement {
     static func decode(bytes: UnsafeBufferPointer<UInt8>) throws(FrameDecodingError) -> DecodedValue<Self> {
         try ByteReader.decode(bytes, as: .heartRateMeasurement) { reader throws(FrameDecodingError) in
             let flags = try reader.uint8(.flags)
-            let bpm = flags & Flag.uint16Value != 0
+            let bpm =
+                flags & Flag.uint16Value != 0
                 ? try reader.uint16(.heartRateUInt16)
                 : UInt16(try reader.uint8(.heartRateUInt8))
-            let energy = flags & Flag.energyExpendedPresent != 0
+            let energy =
+                flags & Flag.energyExpendedPresent != 0
                 ? try reader.uint16(.energyExpended)
                 : nil
             var rrIntervals: [UInt16] = []

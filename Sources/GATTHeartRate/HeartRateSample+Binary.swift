@@ -76,7 +76,8 @@ extension HeartRateSample {
         var reader = SampleFieldReader(Array(binary))
         let format = try reader.integer(UInt8.self, .format)
         guard format == Self.binaryFormat || format == Self.wideBinaryFormat else {
-            throw reader.failure(.unknownFormat, .format, at: 0, "format byte \(format); this build reads formats \(Self.binaryFormat) and \(Self.wideBinaryFormat)")
+            throw reader.failure(
+                .unknownFormat, .format, at: 0, "format byte \(format); this build reads formats \(Self.binaryFormat) and \(Self.wideBinaryFormat)")
         }
         let wide = format == Self.wideBinaryFormat
         let id = try reader.uuid(.sampleID)
@@ -121,7 +122,9 @@ extension HeartRateSample {
             throw reader.failure(.invalidMeasurement, .measurement, at: offset, error.description)
         }
         guard decoded.value.encoded().elementsEqual(frame) else {
-            throw reader.failure(.invalidMeasurement, .measurement, at: offset, "the \(frame.count)-byte 0x2A37 value is not in the form the gateway writes (reserved bits, a stray byte, or a 16-bit rate below 256)")
+            throw reader.failure(
+                .invalidMeasurement, .measurement, at: offset,
+                "the \(frame.count)-byte 0x2A37 value is not in the form the gateway writes (reserved bits, a stray byte, or a 16-bit rate below 256)")
         }
         return decoded.value
     }

@@ -26,7 +26,7 @@ struct SampleFieldReader {
             throw failure(.truncated, field, at: offset, "\(missing) of its \(count) bytes missing")
         }
         defer { offset += count }
-        return bytes[offset..<offset + count]
+        return bytes[offset ..< offset + count]
     }
 
     /// A little-endian integer of `Value`'s width, for `field`.
@@ -40,8 +40,11 @@ struct SampleFieldReader {
     /// Sixteen bytes in RFC 4122 order, for `field`.
     mutating func uuid(_ field: SampleDecodingError.Field) throws(SampleDecodingError) -> UUID {
         let b = Array(try take(16, field))
-        return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
-                           b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+        return UUID(
+            uuid: (
+                b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
+                b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]
+            ))
     }
 
     /// A length of one byte (or two, when `wide`), then that many bytes, for `field`; returns

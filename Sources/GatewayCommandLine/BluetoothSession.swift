@@ -17,7 +17,11 @@ public enum BluetoothSession {
         }
         guard let adapter = await client.adapter(named: options.adapter) else {
             let present = await client.adapters().map(\.name)
-            throw .unavailable("no adapter \(options.adapter)" + (present.isEmpty ? " (no adapter at all: is the Bluetooth dongle plugged in?)" : " (present: \(present.joined(separator: ", "))); choose one with --adapter"))
+            throw .unavailable(
+                "no adapter \(options.adapter)"
+                    + (present.isEmpty
+                        ? " (no adapter at all: is the Bluetooth dongle plugged in?)"
+                        : " (present: \(present.joined(separator: ", "))); choose one with --adapter"))
         }
         guard await adapter.isPowered else {
             throw .unavailable("adapter \(options.adapter) is powered off: turn it on with `bluetoothctl power on` (check `rfkill list` if that fails)")

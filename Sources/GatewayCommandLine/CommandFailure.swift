@@ -6,6 +6,7 @@ import GatewayDaemon
 /// (69 BlueZ/adapter unavailable, 75 temporary, 1 other).
 public struct CommandFailure: Error, CustomStringConvertible {
     let exitCode: ExitCode
+    /// The sentence for the operator, printed after `edge-gateway <command>: ` on standard error.
     public let description: String
 
     init(exitCode: ExitCode, description: String) {
@@ -21,7 +22,9 @@ public struct CommandFailure: Error, CustomStringConvertible {
 
     /// The status a BlueZ error deserves: bluetoothd gone → unavailable, transient → temporary.
     init(_ error: BlueZError) {
-        exitCode = error.isDaemonUnavailable ? ExitStatus.unavailable
+        exitCode =
+            error.isDaemonUnavailable
+            ? ExitStatus.unavailable
             : error.isTransient ? ExitStatus.temporaryFailure : .failure
         description = error.description
     }

@@ -16,9 +16,11 @@ public struct ConfigurationOption: ParsableArguments, Sendable {
     /// Where a deployed gateway keeps its configuration.
     static let defaultPath = "/etc/edge-gateway/gateway.toml"
 
-    @Option(name: .customLong("config"), help: ArgumentHelp(
-        "The configuration file (default: \(defaultPath); a missing default file means all defaults).",
-        valueName: "FILE"))
+    @Option(
+        name: .customLong("config"),
+        help: ArgumentHelp(
+            "The configuration file (default: \(defaultPath); a missing default file means all defaults).",
+            valueName: "FILE"))
     var path: String?
 
     /// The file in effect.

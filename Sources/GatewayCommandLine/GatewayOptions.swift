@@ -9,12 +9,16 @@ public struct GatewayOptions: ParsableArguments, Sendable {
 
     @OptionGroup var state: StateDirectoryOption
 
+    /// `--adapter NAME`: the controller's name as BlueZ knows it (`hci0`); a missing or powered-off
+    /// adapter ends the command with exit 69.
     @Option(help: ArgumentHelp("The Bluetooth adapter to use.", valueName: "NAME"))
     public var adapter = "hci0"
 
+    /// `--verbose`: narrate each step on standard error (see `explain`); stdout is unchanged.
     @Flag(help: "Explain each step on standard error.")
     public var verbose = false
 
+    /// `--json`: print JSON objects, one per line, instead of text for people.
     @Flag(help: "Print machine-readable JSON, one object per line.")
     public var json = false
 

@@ -9,6 +9,7 @@ public struct OperationsOptions: ParsableArguments, Sendable {
 
     @OptionGroup var state: StateDirectoryOption
 
+    /// `--json`: print JSON for scripts instead of the tables for people.
     @Flag(name: .long, help: "Print JSON instead of tables.")
     public var json = false
 

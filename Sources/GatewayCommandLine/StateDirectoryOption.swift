@@ -13,11 +13,15 @@ public struct StateDirectoryOption: ParsableArguments, Sendable {
     /// Used when neither the flag, the environment nor the configuration names one.
     static let defaultDirectory = GatewayConfiguration.defaultStateDirectory
 
-    @Option(name: .customLong("state-dir"), help: ArgumentHelp(
-        "The gateway's state directory (default: $EDGE_GATEWAY_STATE_DIR, else [gateway] state_dir in the configuration, else \(defaultDirectory)).",
-        valueName: "DIR"))
+    @Option(
+        name: .customLong("state-dir"),
+        help: ArgumentHelp(
+            "The gateway's state directory (default: $EDGE_GATEWAY_STATE_DIR, else [gateway] state_dir in the configuration, else \(defaultDirectory)).",
+            valueName: "DIR"))
     var stateDirectory: String?
 
+    /// `--config FILE`: the configuration whose `[gateway] state_dir` (and environment overrides)
+    /// apply when `--state-dir` is not given.
     @OptionGroup public var configuration: ConfigurationOption
 
     /// The directory in effect (resolved when the command line is parsed).

@@ -20,11 +20,17 @@ struct Advertisement: Sendable {
                 DBusPropertyDescription("Type", "s"), DBusPropertyDescription("ServiceUUIDs", "as"),
                 DBusPropertyDescription("LocalName", "s"), DBusPropertyDescription("Discoverable", "b"),
             ])
-        await connection.export(Self.path, [DBusExportedInterface(interface, properties: [
-            "Type": .string("peripheral"),
-            "ServiceUUIDs": .strings([BluetoothUUID.heartRateService.uuidString]),
-            "LocalName": .string(localName),
-            "Discoverable": .boolean(true),
-        ])])
+        await connection.export(
+            Self.path,
+            [
+                DBusExportedInterface(
+                    interface,
+                    properties: [
+                        "Type": .string("peripheral"),
+                        "ServiceUUIDs": .strings([BluetoothUUID.heartRateService.uuidString]),
+                        "LocalName": .string(localName),
+                        "Discoverable": .boolean(true),
+                    ])
+            ])
     }
 }

@@ -40,14 +40,21 @@ struct GattApplication: Sendable {
     /// Sends one measurement notification: bluetoothd notifies every subscribed client when the
     /// characteristic's `Value` changes.
     static func notify(_ frame: [UInt8], on connection: DBusConnection) async {
-        await connection.setProperties(measurement, interface: BlueZName.gattCharacteristic,
-                                       ["Value": .bytes(frame)], alwaysEmit: true)
+        await connection.setProperties(
+            measurement, interface: BlueZName.gattCharacteristic,
+            ["Value": .bytes(frame)], alwaysEmit: true)
     }
 
     private func exportService(_ path: DBusObjectPath, uuid: BluetoothUUID) async {
-        await connection.export(path, [DBusExportedInterface(Self.serviceInterface, properties: [
-            "UUID": .string(uuid.uuidString), "Primary": .boolean(true), "Includes": .array(elementType: "o", []),
-        ])])
+        await connection.export(
+            path,
+            [
+                DBusExportedInterface(
+                    Self.serviceInterface,
+                    properties: [
+                        "UUID": .string(uuid.uuidString), "Primary": .boolean(true), "Includes": .array(elementType: "o", []),
+                    ])
+            ])
     }
 
     private func exportCharacteristic(_ path: DBusObjectPath, service: DBusObjectPath, uuid: BluetoothUUID, flags: [String]) async {

@@ -20,17 +20,22 @@ struct PairingAgent: Sendable {
             throw DBusError(name: "org.bluez.Error.Rejected", message: "a strap has no display and no keyboard")
         }
         let device = DBusArgument("device", "o")
-        await connection.export(Self.path, [DBusExportedInterface(DBusInterfaceDescription(
-            name: "org.bluez.Agent1",
-            methods: [
-                DBusMethodDescription("Release") { _ in [] },
-                DBusMethodDescription("Cancel") { _ in [] },
-                DBusMethodDescription("RequestAuthorization", inputs: [device], handler: accept),
-                DBusMethodDescription("RequestConfirmation", inputs: [device, DBusArgument("passkey", "u")], handler: accept),
-                DBusMethodDescription("AuthorizeService", inputs: [device, DBusArgument("uuid", "s")], handler: accept),
-                DBusMethodDescription("RequestPinCode", inputs: [device], outputs: [DBusArgument("pincode", "s")], handler: reject),
-                DBusMethodDescription("RequestPasskey", inputs: [device], outputs: [DBusArgument("passkey", "u")], handler: reject),
-            ]))])
+        await connection.export(
+            Self.path,
+            [
+                DBusExportedInterface(
+                    DBusInterfaceDescription(
+                        name: "org.bluez.Agent1",
+                        methods: [
+                            DBusMethodDescription("Release") { _ in [] },
+                            DBusMethodDescription("Cancel") { _ in [] },
+                            DBusMethodDescription("RequestAuthorization", inputs: [device], handler: accept),
+                            DBusMethodDescription("RequestConfirmation", inputs: [device, DBusArgument("passkey", "u")], handler: accept),
+                            DBusMethodDescription("AuthorizeService", inputs: [device, DBusArgument("uuid", "s")], handler: accept),
+                            DBusMethodDescription("RequestPinCode", inputs: [device], outputs: [DBusArgument("pincode", "s")], handler: reject),
+                            DBusMethodDescription("RequestPasskey", inputs: [device], outputs: [DBusArgument("passkey", "u")], handler: reject),
+                        ]))
+            ])
         for (member, arguments) in [
             ("RegisterAgent", [DBusValue.objectPath(Self.path), .string("NoInputNoOutput")]),
             ("RequestDefaultAgent", [DBusValue.objectPath(Self.path)]),

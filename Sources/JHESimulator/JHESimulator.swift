@@ -85,9 +85,11 @@ public final class JHESimulator: Sendable {
         case .drop, nil:
             reply = await state.route(incoming, baseURL: await baseURL)
         case .unreachable:
-            return Response(status: .serviceUnavailable, headers: [.contentLength: "1"], body: ResponseBody { _ in
-                throw SimulatorError(message: "network unreachable (injected fault)")
-            })
+            return Response(
+                status: .serviceUnavailable, headers: [.contentLength: "1"],
+                body: ResponseBody { _ in
+                    throw SimulatorError(message: "network unreachable (injected fault)")
+                })
         }
         var fields = HTTPFields()
         for (name, value) in reply.headers {
@@ -96,10 +98,12 @@ public final class JHESimulator: Sendable {
         let bytes = reply.body
         if case .drop = fault {
             fields[.contentLength] = String(bytes.count)
-            return Response(status: .init(code: reply.status), headers: fields, body: ResponseBody { writer in
-                try await writer.write(ByteBuffer(bytes: bytes.prefix(bytes.count / 2)))
-                throw SimulatorError(message: "connection dropped mid-reply (injected fault)")
-            })
+            return Response(
+                status: .init(code: reply.status), headers: fields,
+                body: ResponseBody { writer in
+                    try await writer.write(ByteBuffer(bytes: bytes.prefix(bytes.count / 2)))
+                    throw SimulatorError(message: "connection dropped mid-reply (injected fault)")
+                })
         }
         return Response(status: .init(code: reply.status), headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
@@ -129,6 +133,7 @@ public struct SimulatorTLS: Sendable {
 public struct SimulatorError: Error, CustomStringConvertible {
     /// What went wrong.
     public let message: String
+    /// The message alone, as the simulator's callers print it.
     public var description: String { message }
 }
 

@@ -72,7 +72,10 @@ enum OMHSchemaCheck {
         if let interval = frame["time_interval"] as? [String: Any] {
             let has = { (key: String) in interval[key] != nil }
             if (has("start_date_time") && has("end_date_time")) || (has("start_date_time") && has("duration"))
-                || (has("end_date_time") && has("duration")) { return [] }
+                || (has("end_date_time") && has("duration"))
+            {
+                return []
+            }
             return ["body.effective_time_frame.time_interval: needs two of start_date_time, end_date_time, duration"]
         }
         return ["body.effective_time_frame: needs date_time or time_interval"]

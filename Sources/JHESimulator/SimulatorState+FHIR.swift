@@ -26,7 +26,8 @@ extension SimulatorState {
         for entry in entries {
             guard entry["request"] is [String: Any] else { return Self.serverError("KeyError: 'request'") }
             if let resource = entry["resource"] as? [String: Any], resource["resourceType"] as? String == "Observation",
-               resource["status"] == nil {
+                resource["status"] == nil
+            {
                 return Self.serverError("pydantic ValidationError: Observation.status field required")
             }
         }
@@ -61,7 +62,7 @@ extension SimulatorState {
     private func store(_ resource: [String: Any], subject: TokenSubject) -> [String: Any] {
         let subjectReference = (resource["subject"] as? [String: Any])?["reference"] as? String ?? ""
         guard subjectReference.hasPrefix("Patient/"), let patientID = Int(subjectReference.dropFirst(8)),
-              let patient = patients[patientID]
+            let patient = patients[patientID]
         else { return Self.entryFailure(400, "Patient id=\(subjectReference.dropFirst(8)) can not be found.") }
         switch subject {
         case .patient(let own) where own != patientID:
@@ -72,7 +73,7 @@ extension SimulatorState {
         }
         let deviceReference = (resource["device"] as? [String: Any])?["reference"] as? String ?? ""
         guard deviceReference.hasPrefix("Device/"), let deviceID = Int(deviceReference.dropFirst(7)),
-              let source = dataSources[deviceID], ["personal_device", "device"].contains(source.type)
+            let source = dataSources[deviceID], ["personal_device", "device"].contains(source.type)
         else { return Self.entryFailure(400, "Device Data Source id=\(deviceReference.dropFirst(7)) can not be found.") }
         let pairs = (resource["identifier"] as? [[String: Any]] ?? []).compactMap { identifier -> (system: String, value: String)? in
             guard let system = identifier["system"] as? String, let value = identifier["value"] as? String else { return nil }
@@ -84,14 +85,15 @@ extension SimulatorState {
         }
         let codings = ((resource["code"] as? [String: Any])?["coding"] as? [[String: Any]]) ?? []
         guard codings.count == 1, let system = codings[0]["system"] as? String, let code = codings[0]["code"] as? String,
-              system == Self.omhSystem, Self.knownCodes.contains(code)
+            system == Self.omhSystem, Self.knownCodes.contains(code)
         else { return Self.entryFailure(400, "Code not found") }
         guard patient.consentedCodes.contains(code) else {
-            return Self.entryFailure(403, "Observation data with coding_system=\(system) coding_code=\(code) has not been consented for any studies by this Patient.")
+            return Self.entryFailure(
+                403, "Observation data with coding_system=\(system) coding_code=\(code) has not been consented for any studies by this Patient.")
         }
         let data = ((resource["valueAttachment"] as? [String: Any])?["data"] as? String) ?? ""
         guard let raw = Data(base64Encoded: data), raw.allSatisfy({ $0 < 0x80 }),
-              let point = try? JSONSerialization.jsonObject(with: raw)
+            let point = try? JSONSerialization.jsonObject(with: raw)
         else { return Self.entryFailure(400, "valueAttachment.data is not base64 of ASCII JSON") }
         let problems = OMHSchemaCheck.problems(in: point, code: code)
         guard problems.isEmpty else { return Self.entryFailure(422, "{'omh_data': \(problems)}") }
@@ -99,22 +101,26 @@ extension SimulatorState {
         let id = nextObservationID
         nextObservationID += 1
         counters.created += 1
-        observations.append(StoredObservation(
-            id: id, patientID: patientID, code: code, system: system,
-            effectiveDateTime: resource["effectiveDateTime"] as? String, payload: raw))
+        observations.append(
+            StoredObservation(
+                id: id, patientID: patientID, code: code, system: system,
+                effectiveDateTime: resource["effectiveDateTime"] as? String, payload: raw))
         return ["resource": ["resourceType": "Resource", "id": String(id)], "response": ["status": "201 Created"]]
     }
 
     static func entryFailure(_ status: Int, _ diagnostics: String) -> [String: Any] {
         let phrase = [400: "Bad Request", 403: "Forbidden", 409: "Conflict", 422: "Unprocessable Entity"][status] ?? ""
-        return ["response": [
-            "status": "\(status) \(phrase)",
-            "outcome": ["resourceType": "OperationOutcome", "issue": [["severity": "error", "code": "processing", "diagnostics": diagnostics]]],
-        ]]
+        return [
+            "response": [
+                "status": "\(status) \(phrase)",
+                "outcome": ["resourceType": "OperationOutcome", "issue": [["severity": "error", "code": "processing", "diagnostics": diagnostics]]],
+            ]
+        ]
     }
 
     static func serverError(_ text: String) -> SimulatorReply {
-        SimulatorReply(status: 500, headers: [("Content-Type", "text/html")], body: Data("<html><body><h1>Server Error (500)</h1><pre>\(text)</pre></body></html>".utf8))
+        SimulatorReply(
+            status: 500, headers: [("Content-Type", "text/html")], body: Data("<html><body><h1>Server Error (500)</h1><pre>\(text)</pre></body></html>".utf8))
     }
 
     /// `GET /FHIR/R5/Observation?code=system|code&_count=N&_page=P&_summary=count&patient=ID`.
@@ -141,7 +147,8 @@ extension SimulatorState {
         let page = max(Int(request.query["_page"] ?? "") ?? 1, 1)
         let newestFirst = matches.reversed().dropFirst((page - 1) * count).prefix(count)
         let entries: [[String: Any]] = newestFirst.map { observation in
-            let reserialised = (try? JSONSerialization.jsonObject(with: observation.payload))
+            let reserialised =
+                (try? JSONSerialization.jsonObject(with: observation.payload))
                 .flatMap { try? JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys]) } ?? observation.payload
             var resource: [String: Any] = [
                 "resourceType": "Observation", "id": String(observation.id), "status": "final",

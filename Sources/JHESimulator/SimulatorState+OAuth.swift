@@ -20,14 +20,16 @@ extension SimulatorState {
         codes[code] = SimulatedAuthorizationCode(
             patientID: invitation.patientID, clientID: Self.publicClientID, redirectURI: Self.redirectURI,
             challenge: PKCEChallenge.forInvitation(token: token), issuedAt: now)
-        return .json(200, [
-            "grant": [
-                "grant_type": "authorization_code", "redirect_uri": Self.redirectURI,
-                "client_id": Self.publicClientID, "code": code,
-            ],
-            "token_endpoint": baseURL + "/o/token/",
-            "expires": ISO8601DateFormatter().string(from: now.addingTimeInterval(60)),
-        ])
+        return .json(
+            200,
+            [
+                "grant": [
+                    "grant_type": "authorization_code", "redirect_uri": Self.redirectURI,
+                    "client_id": Self.publicClientID, "code": code,
+                ],
+                "token_endpoint": baseURL + "/o/token/",
+                "expires": ISO8601DateFormatter().string(from: now.addingTimeInterval(60)),
+            ])
     }
 
     /// `POST /o/token/`, form-encoded only.
@@ -77,9 +79,9 @@ extension SimulatorState {
 
     private func clientCredentials(authorization: String?) -> SimulatorReply {
         guard let authorization, authorization.hasPrefix("Basic "),
-              let decoded = Data(base64Encoded: String(authorization.dropFirst("Basic ".count))),
-              let text = String(data: decoded, encoding: .utf8), let colon = text.firstIndex(of: ":"),
-              practitionerClients[String(text[..<colon])] == String(text[text.index(after: colon)...])
+            let decoded = Data(base64Encoded: String(authorization.dropFirst("Basic ".count))),
+            let text = String(data: decoded, encoding: .utf8), let colon = text.firstIndex(of: ":"),
+            practitionerClients[String(text[..<colon])] == String(text[text.index(after: colon)...])
         else { return .oauthError(401, "invalid_client") }
         let access = Self.randomToken(length: 30)
         accessTokens[access] = SimulatedAccessToken(
@@ -93,21 +95,25 @@ extension SimulatorState {
         accessTokens[access] = SimulatedAccessToken(
             subject: .patient(patientID), expiresAt: now.addingTimeInterval(TimeInterval(tokenLifetime)))
         refreshTokens[refresh] = SimulatedRefreshToken(patientID: patientID, clientID: clientID, accessToken: access)
-        return .json(200, [
-            "access_token": access, "expires_in": tokenLifetime, "token_type": "Bearer",
-            "scope": "openid email", "refresh_token": refresh, "id_token": "eyJhbGciOiJub25lIn0.eyJzdWIiOiJzaW0ifQ.",
-        ])
+        return .json(
+            200,
+            [
+                "access_token": access, "expires_in": tokenLifetime, "token_type": "Bearer",
+                "scope": "openid email", "refresh_token": refresh, "id_token": "eyJhbGciOiJub25lIn0.eyJzdWIiOiJzaW0ifQ.",
+            ])
     }
 
     /// The OpenID provider document (django-oauth-toolkit's), which the gateway's outage probe
     /// and `doctor` fetch anonymously; the fields a client would read.
     func openIDConfiguration(baseURL: String) -> SimulatorReply {
-        .json(200, [
-            "issuer": baseURL + "/o", "authorization_endpoint": baseURL + "/o/authorize/",
-            "token_endpoint": baseURL + "/o/token/", "userinfo_endpoint": baseURL + "/o/userinfo/",
-            "jwks_uri": baseURL + "/o/.well-known/jwks.json", "response_types_supported": ["code"],
-            "subject_types_supported": ["public"], "id_token_signing_alg_values_supported": ["RS256"],
-            "token_endpoint_auth_methods_supported": ["client_secret_post", "client_secret_basic"],
-        ])
+        .json(
+            200,
+            [
+                "issuer": baseURL + "/o", "authorization_endpoint": baseURL + "/o/authorize/",
+                "token_endpoint": baseURL + "/o/token/", "userinfo_endpoint": baseURL + "/o/userinfo/",
+                "jwks_uri": baseURL + "/o/.well-known/jwks.json", "response_types_supported": ["code"],
+                "subject_types_supported": ["public"], "id_token_signing_alg_values_supported": ["RS256"],
+                "token_endpoint_auth_methods_supported": ["client_secret_post", "client_secret_basic"],
+            ])
     }
 }

@@ -10,19 +10,23 @@ extension SimulatorState {
         case nil:
             return .detail(401, Self.unauthenticated)
         case .practitionerClient(let clientID):
-            return .json(200, [
-                "id": 90001, "email": "\(clientID)@clients.example.org", "userType": "practitioner", "isSuperuser": false,
-                "patient": NSNull(),
-            ])
+            return .json(
+                200,
+                [
+                    "id": 90001, "email": "\(clientID)@clients.example.org", "userType": "practitioner", "isSuperuser": false,
+                    "patient": NSNull(),
+                ])
         case .patient(let id):
             guard let patient = patients[id] else { return .detail(404, "Not found.") }
-            return .json(200, [
-                "id": patient.userID, "userType": "patient", "isSuperuser": false,
-                "patient": [
-                    "id": patient.id, "jheUserId": patient.userID, "identifiers": [] as [Any],
-                    "organizations": [Self.organisation(patient)],
-                ] as [String: Any],
-            ])
+            return .json(
+                200,
+                [
+                    "id": patient.userID, "userType": "patient", "isSuperuser": false,
+                    "patient": [
+                        "id": patient.id, "jheUserId": patient.userID, "identifiers": [] as [Any],
+                        "organizations": [Self.organisation(patient)],
+                    ] as [String: Any],
+                ])
         }
     }
 
@@ -34,8 +38,10 @@ extension SimulatorState {
         }
         let codes = ["omh:heart-rate:2.0", "omh:rr-interval:1.0"]
         let scopes = codes.map { code in
-            ["code": Self.scope(code), "consented": patient.consentedCodes.contains(code),
-             "consentedTime": "2026-11-22T22:16:34.909542Z"] as [String: Any]
+            [
+                "code": Self.scope(code), "consented": patient.consentedCodes.contains(code),
+                "consentedTime": "2026-11-22T22:16:34.909542Z",
+            ] as [String: Any]
         }
         let sources = dataSources.values.sorted { $0.id < $1.id }.map { source in
             ["id": source.id, "name": source.name, "type": source.type, "supportedScopes": codes.map(Self.scope)] as [String: Any]
@@ -45,12 +51,14 @@ extension SimulatorState {
             "organization": ["id": patient.organisationID, "name": "Simulated clinic", "type": "laboratory"],
             "dataSources": sources, "scopeConsents": scopes,
         ]
-        return .json(200, [
-            "patient": ["id": patient.id, "jheUserId": patient.userID, "nameFamily": "Simulated", "nameGiven": "Patient"],
-            "consolidatedConsentedScopes": patient.consentedCodes.sorted().map(Self.scope),
-            "studiesPendingConsent": [] as [Any],
-            "studies": [study],
-        ])
+        return .json(
+            200,
+            [
+                "patient": ["id": patient.id, "jheUserId": patient.userID, "nameFamily": "Simulated", "nameGiven": "Patient"],
+                "consolidatedConsentedScopes": patient.consentedCodes.sorted().map(Self.scope),
+                "studiesPendingConsent": [] as [Any],
+                "studies": [study],
+            ])
     }
 
     /// A `CodeableConcept` as the REST API shows it (ids as the real server's seed numbers them).
@@ -60,6 +68,9 @@ extension SimulatorState {
     }
 
     private static func organisation(_ patient: SimulatedPatient) -> [String: Any] {
-        ["id": patient.organisationID, "name": "Simulated clinic", "type": "laboratory", "partOf": NSNull(), "currentUserRole": NSNull(), "children": [] as [Any]]
+        [
+            "id": patient.organisationID, "name": "Simulated clinic", "type": "laboratory", "partOf": NSNull(), "currentUserRole": NSNull(),
+            "children": [] as [Any],
+        ]
     }
 }

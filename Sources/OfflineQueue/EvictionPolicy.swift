@@ -43,7 +43,8 @@ struct EvictionPolicy {
             try Self.remove(excess, in: db, evicted: &evicted, totals: &totals)
         }
         for (stream, count) in evicted {
-            try db.execute("""
+            try db.execute(
+                """
                 INSERT INTO evictions (stream, count) VALUES (?, ?)
                 ON CONFLICT (stream) DO UPDATE SET count = count + excluded.count
                 """, [.text(stream), .integer(Int64(count))])
@@ -53,10 +54,12 @@ struct EvictionPolicy {
 
     /// The first `limit` records no lease holds, in queue order.
     private static func front(_ db: SQLiteConnection, limit: Int) throws -> [Front] {
-        try db.rows("""
+        try db.rows(
+            """
             SELECT t.id, s.key, length(t.payload), t.capture_time FROM records t JOIN streams s ON s.id = t.stream
             WHERE \(QueueSchema.unleased) ORDER BY t.id LIMIT ?
-            """, [.integer(Int64(limit))]).map { row throws(SQLiteError) in
+            """, [.integer(Int64(limit))]
+        ).map { row throws(SQLiteError) in
             Front(id: try row.int64(0), stream: try row.text(1), bytes: try row.int64(2), captureTime: try row.int64(3))
         }
     }

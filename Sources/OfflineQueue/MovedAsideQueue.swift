@@ -62,7 +62,10 @@ public struct MovedAsideQueue: Sendable, Hashable {
     /// Renames every file of the set with `.imported` appended.
     func markImported() throws(QueueError) {
         for file in files where rename(file, file + Self.importedSuffix) != 0 {
-            throw QueueError(.writeFailed, "imported \(path) but could not rename \(file) to \(file + Self.importedSuffix): \(String(cString: strerror(errno))); rename or delete it by hand so it is not imported twice")
+            throw QueueError(
+                .writeFailed,
+                "imported \(path) but could not rename \(file) to \(file + Self.importedSuffix): \(String(cString: strerror(errno))); rename or delete it by hand so it is not imported twice"
+            )
         }
     }
 }

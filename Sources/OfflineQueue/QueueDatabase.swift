@@ -28,7 +28,7 @@ enum QueueDatabase {
             }
             do {
                 return (try openPrepared(path: path, pageSize: configuration.pageSize, check: false), nil)
-            } catch where isDamage(error) {
+            } catch  where isDamage(error) {
                 throw QueueError(.corrupt, "cannot use the queue \(path): \(error); the daemon moves a damaged queue aside when it next starts")
             } catch {
                 throw unopenable(path, error)
@@ -45,7 +45,7 @@ enum QueueDatabase {
             let existed = FileManager.default.fileExists(atPath: path)
             do {
                 return (try openPrepared(path: path, pageSize: configuration.pageSize, check: true), nil)
-            } catch where existed && isDamage(error) {
+            } catch  where existed && isDamage(error) {
                 let report = try moveAside(path: path, reason: "\(error)", clock: configuration.clock)
                 configuration.logger.critical("queue file replaced", metadata: ["reason": "\(report.reason)", "moved_to": "\(report.movedAsidePaths)"])
                 do {
@@ -65,10 +65,14 @@ enum QueueDatabase {
     private static func unopenable(_ path: String, _ error: any Error) -> QueueError {
         if let queueError = error as? QueueError { return queueError }
         guard let database = error as? SQLiteError,
-              [SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY, SQLITE_AUTH, SQLITE_IOERR].contains(database.code) else {
+            [SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY, SQLITE_AUTH, SQLITE_IOERR].contains(database.code)
+        else {
             return QueueError(.openFailed, "cannot open the queue \(path): \(error)")
         }
-        return QueueError(.inaccessible, "cannot open the queue \(path): \(database.message) (\(database.codeName)); nothing was moved aside, the file is not damaged. Check that the file and its directory belong to the daemon's user and are writable (with the .deb: chown -R edge-gateway: /var/lib/edge-gateway), that the file system is mounted read-write, and the kernel log for disk errors")
+        return QueueError(
+            .inaccessible,
+            "cannot open the queue \(path): \(database.message) (\(database.codeName)); nothing was moved aside, the file is not damaged. Check that the file and its directory belong to the daemon's user and are writable (with the .deb: chown -R edge-gateway: /var/lib/edge-gateway), that the file system is mounted read-write, and the kernel log for disk errors"
+        )
     }
 
     /// Opens the connection, sets WAL and the durability pragmas, optionally runs
@@ -82,13 +86,14 @@ enum QueueDatabase {
         do {
             // The page size only takes on a new file, before WAL; synchronous = FULL makes a
             // commit survive power loss, which is what "accepted" promises.
-            try connection.execute(script: """
-                PRAGMA page_size = \(pageSize);
-                PRAGMA journal_mode = WAL;
-                PRAGMA synchronous = FULL;
-                PRAGMA wal_autocheckpoint = \(autocheckpointBytes / pageSize);
-                PRAGMA journal_size_limit = \(journalSizeLimit);
-                """)
+            try connection.execute(
+                script: """
+                    PRAGMA page_size = \(pageSize);
+                    PRAGMA journal_mode = WAL;
+                    PRAGMA synchronous = FULL;
+                    PRAGMA wal_autocheckpoint = \(autocheckpointBytes / pageSize);
+                    PRAGMA journal_size_limit = \(journalSizeLimit);
+                    """)
             if check {
                 let problems = try connection.rows("PRAGMA quick_check", keep: false).map { try $0.text(0) }
                 guard problems == ["ok"] else { throw IntegrityProblem(findings: problems) }
@@ -118,7 +123,10 @@ enum QueueDatabase {
         for file in [path, path + "-wal", path + "-shm"] where FileManager.default.fileExists(atPath: file) {
             let target = file + suffix
             guard rename(file, target) == 0 else {
-                throw QueueError(.openFailed, "the queue \(path) is unusable (\(reason)) and could not be moved aside to \(target): \(String(cString: strerror(errno))); move it away by hand")
+                throw QueueError(
+                    .openFailed,
+                    "the queue \(path) is unusable (\(reason)) and could not be moved aside to \(target): \(String(cString: strerror(errno))); move it away by hand"
+                )
             }
             moved.append(target)
         }

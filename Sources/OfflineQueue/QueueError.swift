@@ -38,13 +38,17 @@ public struct QueueError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
+    /// The message and its stable code (`… [queue-storage-full]`), as logs and the CLI print it.
     public var description: String { "\(message) [\(code.rawValue)]" }
 
     /// Classifies an error thrown by SQLite while writing `path`.
     static func writing(_ error: any Error, path: String) -> QueueError {
         if let queueError = error as? QueueError { return queueError }
         if let database = error as? SQLiteError, database.code == SQLITE_FULL {
-            return QueueError(.storageFull, "no space left to write the queue \(path) (\(database.message)); records stay in memory and commits are retried; free disk space or lower max_bytes")
+            return QueueError(
+                .storageFull,
+                "no space left to write the queue \(path) (\(database.message)); records stay in memory and commits are retried; free disk space or lower max_bytes"
+            )
         }
         return QueueError(.writeFailed, "writing the queue \(path) failed: \(error)")
     }

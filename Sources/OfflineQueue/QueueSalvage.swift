@@ -76,7 +76,8 @@ public enum QueueSalvage {
             try FileManager.default.copyItem(atPath: file.path, toPath: copy)
             if let wal = file.walPath { try FileManager.default.copyItem(atPath: wal, toPath: copy + "-wal") }
         } catch {
-            throw QueueError(.writeFailed, "cannot make a scratch copy of \(file.path) in \(scratch): \(error); free some space on that file system and try again")
+            throw QueueError(
+                .writeFailed, "cannot make a scratch copy of \(file.path) in \(scratch): \(error); free some space on that file system and try again")
         }
         report.headerRepaired = try restoreHeader(of: copy, bytes: file.bytes)
         return try readable(file) { try SQLiteConnection(path: copy) }
@@ -93,7 +94,9 @@ public enum QueueSalvage {
         var start = [UInt8](repeating: 0, count: header.count)
         guard pread(descriptor, &start, start.count, 0) == start.count, start != header, bytes >= 512 else { return false }
         guard pwrite(descriptor, header, header.count, 0) == header.count else {
-            throw QueueError(.writeFailed, "cannot restore the header of the scratch copy \(copy): \(String(cString: strerror(errno))); free some space on that file system and try again")
+            throw QueueError(
+                .writeFailed,
+                "cannot restore the header of the scratch copy \(copy): \(String(cString: strerror(errno))); free some space on that file system and try again")
         }
         return true
     }
@@ -141,9 +144,10 @@ public enum QueueSalvage {
         var lastID: Int64?
         do {
             try database.forEachRow(sql, [.integer(after), .integer(Int64(chunkSize))]) { row throws(SQLiteError) in
-                records.append(NewRecord(
-                    payload: try row.data(4), stream: streamKey(row.values[1], streams: streams),
-                    captureTime: try row.int64(2), version: try row.int(3)))
+                records.append(
+                    NewRecord(
+                        payload: try row.data(4), stream: streamKey(row.values[1], streams: streams),
+                        captureTime: try row.int64(2), version: try row.int(3)))
                 lastID = try row.int64(0)
             }
         } catch {

@@ -18,7 +18,9 @@ enum QueueSchema {
 
     static var migrator: SchemaMigrator {
         var migrator = SchemaMigrator()
-        migrator.register("v1", script: """
+        migrator.register(
+            "v1",
+            script: """
                 CREATE TABLE records (
                     id INTEGER PRIMARY KEY,
                     stream TEXT NOT NULL,
@@ -50,7 +52,9 @@ enum QueueSchema {
                 """)
         // v2: records keep their ids, so a v1 backlog drains in the order it was accepted;
         // leases carry over with their expiries.
-        migrator.register("v2", script: """
+        migrator.register(
+            "v2",
+            script: """
                 CREATE TABLE streams (
                     id INTEGER PRIMARY KEY,
                     key TEXT NOT NULL UNIQUE

@@ -7,9 +7,11 @@ extension QueueWriter {
         let expiry = now + Self.nanoseconds(configuration.leaseDuration)
         return try transaction { db, _, _ in
             try db.execute("DELETE FROM leases WHERE expiry <= ?", [.integer(now)])
-            let records = try db.rows("""
+            let records = try db.rows(
+                """
                 \(QueuedRecord.selection(from: "records")) WHERE \(QueueSchema.unleased) ORDER BY t.id LIMIT ?
-                """, [.integer(Int64(Swift.max(0, limit)))]).map(QueuedRecord.init(row:))
+                """, [.integer(Int64(Swift.max(0, limit)))]
+            ).map(QueuedRecord.init(row:))
             for record in records {
                 try db.execute("INSERT INTO leases (id, expiry) VALUES (?, ?)", [.integer(record.id), .integer(expiry)])
             }
@@ -28,7 +30,8 @@ extension QueueWriter {
     func reject(_ ids: [Int64], reason: String) throws -> Int {
         let now = configuration.clock.nanosecondsSince1970()
         return try transaction { db, totals, _ in
-            _ = try RecordIDs.fetch("""
+            _ = try RecordIDs.fetch(
+                """
                 INSERT INTO dead_letters (id, stream, capture_time, version, reason, rejected_at, payload)
                 SELECT id, stream, capture_time, version, ?, ?, payload FROM records WHERE id IN (?IDS?)
                 RETURNING id
@@ -42,7 +45,8 @@ extension QueueWriter {
         try transaction { db, totals, _ in
             let condition = "(?1 IS NULL OR instr(reason, ?1) > 0)"
             let reason: SQLiteValue = filter.reasonContains.map(SQLiteValue.text) ?? .null
-            try db.execute("""
+            try db.execute(
+                """
                 INSERT INTO records (id, stream, capture_time, version, payload)
                 SELECT id, stream, capture_time, version, payload FROM dead_letters WHERE \(condition)
                 """, [reason])

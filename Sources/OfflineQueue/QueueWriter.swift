@@ -41,7 +41,10 @@ actor QueueWriter {
         guard !closed else { throw QueueError(.closed, "the queue \(path) is closed") }
         guard !records.isEmpty else { return [] }
         if let storageFault, waitingCount + records.count > configuration.maxUnflushedRecords {
-            throw QueueError(.unflushedLimit, "\(records.count) record(s) refused: \(waitingCount) are already waiting in memory for disk space (limit \(configuration.maxUnflushedRecords)); cause: \(storageFault.message)")
+            throw QueueError(
+                .unflushedLimit,
+                "\(records.count) record(s) refused: \(waitingCount) are already waiting in memory for disk space (limit \(configuration.maxUnflushedRecords)); cause: \(storageFault.message)"
+            )
         }
         return try await withCheckedThrowingContinuation { continuation in
             waiting.append(Waiting(records: records, continuation: continuation))
@@ -169,10 +172,12 @@ actor QueueWriter {
         var bytes: Int64 = 0
         for (_, (entry, index)) in ordered {
             let record = batches[entry][index]
-            try db.execute("INSERT INTO records (id, stream, capture_time, version, payload) VALUES (?, ?, ?, ?, ?)", [
-                .integer(id), streamIDs[record.stream].map(SQLiteValue.integer) ?? .null, .integer(record.captureTime),
-                .integer(Int64(record.version)), .blob(Array(record.payload)),
-            ])
+            try db.execute(
+                "INSERT INTO records (id, stream, capture_time, version, payload) VALUES (?, ?, ?, ?, ?)",
+                [
+                    .integer(id), streamIDs[record.stream].map(SQLiteValue.integer) ?? .null, .integer(record.captureTime),
+                    .integer(Int64(record.version)), .blob(Array(record.payload)),
+                ])
             ids[entry][index] = id
             id += 1
             bytes += Int64(record.payload.count)
@@ -202,9 +207,11 @@ actor QueueWriter {
     /// Logs the start of a full-disk episode once.
     private func noteFault(_ fault: QueueError) {
         if storageFault == nil {
-            configuration.logger.error("queue cannot commit: storage full; keeping records in memory and retrying", metadata: [
-                "error": "\(fault)", "unflushed": "\(waitingCount)", "limit": "\(configuration.maxUnflushedRecords)",
-            ])
+            configuration.logger.error(
+                "queue cannot commit: storage full; keeping records in memory and retrying",
+                metadata: [
+                    "error": "\(fault)", "unflushed": "\(waitingCount)", "limit": "\(configuration.maxUnflushedRecords)",
+                ])
         }
         storageFault = fault
     }
@@ -221,10 +228,12 @@ actor QueueWriter {
         let total = evicted.values.reduce(0, +)
         if total > 0 {
             if evictedInEpisode == nil {
-                configuration.logger.warning("queue over its bounds: evicting the oldest pending records", metadata: [
-                    "max_records": "\(configuration.maxRecords)", "max_bytes": "\(configuration.maxBytes)",
-                    "max_age": "\(configuration.maxAge)", "evicted_by_stream": "\(evicted)",
-                ])
+                configuration.logger.warning(
+                    "queue over its bounds: evicting the oldest pending records",
+                    metadata: [
+                        "max_records": "\(configuration.maxRecords)", "max_bytes": "\(configuration.maxBytes)",
+                        "max_age": "\(configuration.maxAge)", "evicted_by_stream": "\(evicted)",
+                    ])
             }
             evictedInEpisode = (evictedInEpisode ?? 0) + total
         } else if let count = evictedInEpisode {

@@ -12,7 +12,7 @@ enum RecordIDs {
     static func fetch(_ sql: String, leading: [SQLiteValue] = [], ids: [Int64], in db: SQLiteConnection) throws(SQLiteError) -> [SQLiteRow] {
         var rows: [SQLiteRow] = []
         for start in stride(from: 0, to: ids.count, by: chunkSize) {
-            let chunk = Array(ids[start..<min(start + chunkSize, ids.count)])
+            let chunk = Array(ids[start ..< min(start + chunkSize, ids.count)])
             let placeholders = Array(repeating: "?", count: chunk.count).joined(separator: ", ")
             let statement = sql.replacing("?IDS?", with: placeholders)
             rows += try db.rows(statement, leading + chunk.map(SQLiteValue.integer), keep: chunk.count == chunkSize)

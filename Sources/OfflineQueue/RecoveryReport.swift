@@ -8,6 +8,7 @@ public struct RecoveryReport: Sendable, Hashable, CustomStringConvertible {
     /// When it happened, in nanoseconds since 1970.
     public var time: Int64
 
+    /// One sentence for the log: why the file was unusable and where the damaged files went.
     public var description: String {
         "queue file was unusable (\(reason)); moved aside to \(movedAsidePaths.joined(separator: ", ")) and a fresh queue was created"
     }

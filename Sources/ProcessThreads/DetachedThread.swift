@@ -14,12 +14,14 @@ public enum DetachedThread {
     public static func start(name: String, _ body: @escaping @Sendable () -> Void) {
         let context = Unmanaged.passRetained(Body(name: name, run: body)).toOpaque()
         var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { context in
-            let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
-            _ = clinux_name_thread(body.name)
-            body.run()
-            return nil
-        }, context)
+        let status = pthread_create(
+            &thread, nil,
+            { context in
+                let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
+                _ = clinux_name_thread(body.name)
+                body.run()
+                return nil
+            }, context)
         precondition(status == 0, "cannot start the \(name) thread (error \(status))")
         pthread_detach(thread)
     }

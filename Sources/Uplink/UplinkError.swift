@@ -44,5 +44,6 @@ public struct UplinkError: Error, Sendable, Equatable, CustomStringConvertible {
         self.message = message
     }
 
+    /// The message and its stable code in brackets, as logs and the CLI print it.
     public var description: String { "\(message) [\(code.rawValue)]" }
 }

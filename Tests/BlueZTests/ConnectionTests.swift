@@ -38,8 +38,9 @@ struct ConnectionTests {
         let device = try await fixture.connect(await fixture.simulator.strapAddresses[0])
         let location = try #require(await device.characteristic(BluetoothUUID.bodySensorLocation.uuidString))
         let events = await fixture.client.events()
-        let valueChanges = try await fixture.client.connection.signals(matching: DBusMatchRule(
-            sender: BlueZName.service, interface: BlueZName.properties, member: "PropertiesChanged", path: location.path))
+        let valueChanges = try await fixture.client.connection.signals(
+            matching: DBusMatchRule(
+                sender: BlueZName.service, interface: BlueZName.properties, member: "PropertiesChanged", path: location.path))
         #expect(try BodySensorLocation.decode(try await location.read()).value == .chest)
         for await signal in valueChanges {
             // bluetoothd reports a read as a Value change too: why 0x2A37 is never read.
@@ -73,10 +74,11 @@ struct ConnectionTests {
         let polar = try await fixture.discover(addresses[0])
         try await polar.pair()
         try await polar.setTrusted(true)
-        #expect(await fixture.client.wait(timeout: .seconds(30)) { client in
-            client.property("Paired", of: BlueZName.device, at: polar.path)?.bool == true
-                && client.property("Trusted", of: BlueZName.device, at: polar.path)?.bool == true
-        })
+        #expect(
+            await fixture.client.wait(timeout: .seconds(30)) { client in
+                client.property("Paired", of: BlueZName.device, at: polar.path)?.bool == true
+                    && client.property("Trusted", of: BlueZName.device, at: polar.path)?.bool == true
+            })
         let tickr = try await fixture.discover(addresses[2])
         let refused = await #expect(throws: BlueZError.self) { try await tickr.pair() }
         #expect(refused?.code == "AuthenticationFailed" && refused?.isTransient == false)
@@ -100,10 +102,11 @@ struct ConnectionTests {
         let fixture = try await SimulatorFixture.start()
         let device = try await fixture.connect(await fixture.simulator.strapAddresses[0])
         try await device.disconnect()
-        #expect(await fixture.client.wait(timeout: .seconds(30)) { client in
-            client.property("Connected", of: BlueZName.device, at: device.path)?.bool == false
-                && client.paths(with: BlueZName.gattCharacteristic, under: device.path).isEmpty
-        })
+        #expect(
+            await fixture.client.wait(timeout: .seconds(30)) { client in
+                client.property("Connected", of: BlueZName.device, at: device.path)?.bool == false
+                    && client.paths(with: BlueZName.gattCharacteristic, under: device.path).isEmpty
+            })
         #expect(await device.info?.areServicesResolved == false)
         let again = await #expect(throws: BlueZError.self) { try await device.disconnect() }
         #expect(again?.code == "NotConnected")

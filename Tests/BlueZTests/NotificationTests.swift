@@ -7,7 +7,7 @@ import Testing
 
 @Suite("Heart Rate Measurement notifications against the simulated bluetoothd")
 struct NotificationTests {
-    static let scripted: [[UInt8]] = (0..<20).map { [0x16, UInt8(60 + $0), 0x00, 0x04] }
+    static let scripted: [[UInt8]] = (0 ..< 20).map { [0x16, UInt8(60 + $0), 0x00, 0x04] }
 
     /// A connected strap whose notifications are held back, and its 0x2A37 characteristic.
     static func connectedQuietStrap() async throws -> (SimulatorFixture, BluetoothAddress, GattCharacteristic) {
@@ -25,8 +25,9 @@ struct NotificationTests {
         await fixture.simulator.stallNotifications(address, false)
     }
 
-    @Test("delivers scripted frames in order over each transport",
-          arguments: [true, false])
+    @Test(
+        "delivers scripted frames in order over each transport",
+        arguments: [true, false])
     func framesInOrder(preferAcquire: Bool) async throws {
         let (fixture, address, measurement) = try await Self.connectedQuietStrap()
         let notifications = try await measurement.notifications(preferAcquire: preferAcquire)
@@ -37,8 +38,9 @@ struct NotificationTests {
         notifications.stop()
     }
 
-    @Test("hands frames to a handler in order over each transport; the frames stream yields none and ends with the link",
-          arguments: [true, false])
+    @Test(
+        "hands frames to a handler in order over each transport; the frames stream yields none and ends with the link",
+        arguments: [true, false])
     func handlerTakesFrames(preferAcquire: Bool) async throws {
         let (fixture, address, measurement) = try await Self.connectedQuietStrap()
         let received = Mutex<[[UInt8]]>([])
@@ -75,8 +77,8 @@ struct NotificationTests {
         _ = try await fixture.connect(address)
         let other = try await BlueZClient.connect(.address(fixture.bus.address))
         guard await other.wait(timeout: .seconds(30), until: { $0.device(address: address.description) != nil }),
-              let device = await other.device(address: address.description),
-              let measurement = await device.characteristic(BluetoothUUID.heartRateMeasurement.uuidString)
+            let device = await other.device(address: address.description),
+            let measurement = await device.characteristic(BluetoothUUID.heartRateMeasurement.uuidString)
         else { throw FixtureError(description: "the second client does not see the strap") }
         _ = try await measurement.notifications(preferAcquire: false)
         #expect(await fixture.simulator.notifySessionOwners(address) == [other.connection.uniqueName])
@@ -89,7 +91,7 @@ struct NotificationTests {
         let fixture = try await SimulatorFixture.start()
         let address = await fixture.simulator.strapAddresses[0]
         let device = try await fixture.connect(address)
-        for round in 0..<3 {
+        for round in 0 ..< 3 {
             let measurement = try #require(await device.characteristic(BluetoothUUID.heartRateMeasurement.uuidString))
             let notifications = try await measurement.notifications(preferAcquire: round % 2 == 0)
             #expect(await collect(2, from: notifications.frames).count == 2, "round \(round)")

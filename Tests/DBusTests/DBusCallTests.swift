@@ -56,16 +56,28 @@ struct DBusCallTests {
         let client = fixture.client
         // The client exports an "agent"; the server's method calls the agent before replying,
         // as bluetoothd does with a pairing agent while the client waits for Pair().
-        await client.export("/agent", [DBusExportedInterface(DBusInterfaceDescription(
-            name: "org.example.Agent",
-            methods: [DBusMethodDescription("Confirm", outputs: [DBusArgument("ok", "b")]) { _ in [.boolean(true)] }]))])
+        await client.export(
+            "/agent",
+            [
+                DBusExportedInterface(
+                    DBusInterfaceDescription(
+                        name: "org.example.Agent",
+                        methods: [DBusMethodDescription("Confirm", outputs: [DBusArgument("ok", "b")]) { _ in [.boolean(true)] }]))
+            ])
         let server = fixture.server
-        await server.export("/test", [DBusExportedInterface(DBusInterfaceDescription(
-            name: "org.example.Pairing",
-            methods: [DBusMethodDescription("Pair", outputs: [DBusArgument("confirmed", "b")]) { [weak server] call in
-                guard let server else { throw DBusError(name: DBusError.Name.failed, message: "closed") }
-                return try await server.call(destination: call.sender, path: "/agent", interface: "org.example.Agent", member: "Confirm")
-            }]))])
+        await server.export(
+            "/test",
+            [
+                DBusExportedInterface(
+                    DBusInterfaceDescription(
+                        name: "org.example.Pairing",
+                        methods: [
+                            DBusMethodDescription("Pair", outputs: [DBusArgument("confirmed", "b")]) { [weak server] call in
+                                guard let server else { throw DBusError(name: DBusError.Name.failed, message: "closed") }
+                                return try await server.call(destination: call.sender, path: "/agent", interface: "org.example.Agent", member: "Confirm")
+                            }
+                        ]))
+            ])
         let reply = try await client.call(
             destination: server.uniqueName, path: "/test", interface: "org.example.Pairing", member: "Pair",
             timeout: .seconds(20))
@@ -77,7 +89,7 @@ struct DBusCallTests {
         let fixture = try await BusFixture.start()
         await fixture.server.export("/test", [DBusExportedInterface(BusFixture.testInterface)])
         try await withThrowingTaskGroup(of: Void.self) { group in
-            for index in 0..<100 {
+            for index in 0 ..< 100 {
                 group.addTask {
                     let reply = try await fixture.client.call(
                         destination: fixture.server.uniqueName, path: "/test", interface: "org.example.Test",

@@ -76,7 +76,8 @@ struct DBusObjectServerTests {
         func introspect(_ path: DBusObjectPath) async throws -> String {
             try await fixture.client.call(
                 destination: fixture.server.uniqueName, path: path, interface: "org.freedesktop.DBus.Introspectable",
-                member: "Introspect").first?.string ?? ""
+                member: "Introspect"
+            ).first?.string ?? ""
         }
         #expect(try await introspect("/").contains(#"<node name="org"/>"#))
         #expect(try await introspect("/org").contains(#"<node name="example"/>"#))

@@ -8,14 +8,15 @@ struct DBusSignalTests {
     @Test("delivers matching signals in order and nothing that does not match")
     func matchingSignalsInOrder() async throws {
         let fixture = try await BusFixture.start()
-        let stream = try await fixture.client.signals(matching: DBusMatchRule(
-            sender: fixture.server.uniqueName, interface: "org.example.Test", member: "Tick"))
-        for index in 0..<50 {
+        let stream = try await fixture.client.signals(
+            matching: DBusMatchRule(
+                sender: fixture.server.uniqueName, interface: "org.example.Test", member: "Tick"))
+        for index in 0 ..< 50 {
             try await fixture.server.emit("/test", interface: "org.example.Test", member: "Tock", [.int32(-1)])
             try await fixture.server.emit("/test", interface: "org.example.Test", member: "Tick", [.int32(Int32(index))])
         }
         let received = await collect(50, from: stream)
-        #expect(received.map { $0.body } == (0..<50).map { [.int32(Int32($0))] })
+        #expect(received.map { $0.body } == (0 ..< 50).map { [.int32(Int32($0))] })
     }
 
     @Test("follows a well-known sender name to whichever connection owns it")

@@ -12,19 +12,23 @@ struct DBusValueRoundTripTests {
         .int64(Int64.min), .uint64(UInt64.max), .double(-1.5e300), .double(0.1),
         .string(""), .string("heart rate ❤ 心拍"), .objectPath("/org/bluez/hci0/dev_F0_1D_2E_3C_4B_5A"),
         .objectPath("/"), .signature("a{oa{sa{sv}}}"),
-        .bytes([]), .bytes([0x10, 0x4E, 0xD2, 0x02, 0xC8, 0x02]), .bytes(Array(0...255)),
+        .bytes([]), .bytes([0x10, 0x4E, 0xD2, 0x02, 0xC8, 0x02]), .bytes(Array(0 ... 255)),
         .array(elementType: "s", []), .array(elementType: "s", [.string("a"), .string("b")]),
         .array(elementType: "ai", [.array(elementType: "i", [.int32(1)]), .array(elementType: "i", [])]),
         .structure([.string("x"), .int32(1), .structure([.boolean(true)])]),
         .variant(.variant(.uint16(7))),
         .properties(["UUIDs": .strings(["0000180d-0000-1000-8000-00805f9b34fb"]), "RSSI": .int16(-60), "Connected": .boolean(true)]),
-        .dictionary(keyType: "o", valueType: "a{sa{sv}}", [
-            DBusDictionaryEntry(key: .objectPath("/org/bluez/hci0"), value: .interfaces([
-                "org.bluez.Adapter1": ["Powered": .boolean(true), "Address": .string("00:11:22:33:44:55")],
-                "org.freedesktop.DBus.Properties": [:],
-            ])),
-            DBusDictionaryEntry(key: .objectPath("/org/bluez/hci0/dev_A"), value: .interfaces([:])),
-        ]),
+        .dictionary(
+            keyType: "o", valueType: "a{sa{sv}}",
+            [
+                DBusDictionaryEntry(
+                    key: .objectPath("/org/bluez/hci0"),
+                    value: .interfaces([
+                        "org.bluez.Adapter1": ["Powered": .boolean(true), "Address": .string("00:11:22:33:44:55")],
+                        "org.freedesktop.DBus.Properties": [:],
+                    ])),
+                DBusDictionaryEntry(key: .objectPath("/org/bluez/hci0/dev_A"), value: .interfaces([:])),
+            ]),
         .dictionary(keyType: "y", valueType: "ay", []),
     ]
 

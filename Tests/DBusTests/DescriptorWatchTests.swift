@@ -42,12 +42,12 @@ struct DescriptorWatchTests {
         defer { close(reader) }
         let seen = Seen()
         _ = await Self.watch(reader, on: fixture.client, seen: seen)
-        for index in 0..<20 {
+        for index in 0 ..< 20 {
             var packet: [UInt8] = [UInt8(index), 0x48]
             #expect(send(writer, &packet, packet.count, 0) == 2)
         }
         try await waitUntil { seen.packets.withLock { $0.count } == 20 }
-        #expect(seen.packets.withLock { $0 } == (0..<20).map { [UInt8($0), 0x48] })
+        #expect(seen.packets.withLock { $0 } == (0 ..< 20).map { [UInt8($0), 0x48] })
         close(writer)
         try await waitUntil { seen.ends.withLock { $0 } == 1 }
     }
@@ -56,7 +56,10 @@ struct DescriptorWatchTests {
     func cancelEndsOnce() async throws {
         let fixture = try await BusFixture.start()
         let (reader, writer) = try Self.socketPair()
-        defer { close(reader); close(writer) }
+        defer {
+            close(reader)
+            close(writer)
+        }
         let seen = Seen()
         let watch = await Self.watch(reader, on: fixture.client, seen: seen)
         watch.cancel()

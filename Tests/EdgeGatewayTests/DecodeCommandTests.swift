@@ -10,32 +10,35 @@ struct DecodeCommandTests {
             "decode", "--json", "104ed202c802", "10 51 00 03 12 03", "16:34:e4:04", "103b5304", "10 3e b1 03 de",
         ])
         #expect(result.status == 0)
-        #expect(result.outputLines == [
-            #"{"hex":"104ed202c802","bpm":78,"contact":"not-supported","energy_expended_kj":null,"rr_intervals":[722,712],"rr_intervals_ms":[705.078,695.312],"ignored_trailing_bytes":0}"#,
-            #"{"hex":"105100031203","bpm":81,"contact":"not-supported","energy_expended_kj":null,"rr_intervals":[768,786],"rr_intervals_ms":[750.0,767.578],"ignored_trailing_bytes":0}"#,
-            #"{"hex":"1634e404","bpm":52,"contact":"detected","energy_expended_kj":null,"rr_intervals":[1252],"rr_intervals_ms":[1222.656],"ignored_trailing_bytes":0}"#,
-            #"{"hex":"103b5304","bpm":59,"contact":"not-supported","energy_expended_kj":null,"rr_intervals":[1107],"rr_intervals_ms":[1081.055],"ignored_trailing_bytes":0}"#,
-            #"{"hex":"103eb103de","bpm":62,"contact":"not-supported","energy_expended_kj":null,"rr_intervals":[945],"rr_intervals_ms":[922.852],"ignored_trailing_bytes":1}"#,
-        ])
+        #expect(
+            result.outputLines == [
+                #"{"hex":"104ed202c802","bpm":78,"contact":"not-supported","energy_expended_kj":null,"rr_intervals":[722,712],"rr_intervals_ms":[705.078,695.312],"ignored_trailing_bytes":0}"#,
+                #"{"hex":"105100031203","bpm":81,"contact":"not-supported","energy_expended_kj":null,"rr_intervals":[768,786],"rr_intervals_ms":[750.0,767.578],"ignored_trailing_bytes":0}"#,
+                #"{"hex":"1634e404","bpm":52,"contact":"detected","energy_expended_kj":null,"rr_intervals":[1252],"rr_intervals_ms":[1222.656],"ignored_trailing_bytes":0}"#,
+                #"{"hex":"103b5304","bpm":59,"contact":"not-supported","energy_expended_kj":null,"rr_intervals":[1107],"rr_intervals_ms":[1081.055],"ignored_trailing_bytes":0}"#,
+                #"{"hex":"103eb103de","bpm":62,"contact":"not-supported","energy_expended_kj":null,"rr_intervals":[945],"rr_intervals_ms":[922.852],"ignored_trailing_bytes":1}"#,
+            ])
     }
 
     @Test("prints energy expended and 16-bit rates in JSON")
     func jsonForEnergyAndUInt16() async throws {
         let result = try await GatewayProcess.run(["decode", "--json", "19 2c 01 10 27 00 04"])
-        #expect(result.outputLines == [
-            #"{"hex":"192c0110270004","bpm":300,"contact":"not-supported","energy_expended_kj":10000,"rr_intervals":[1024],"rr_intervals_ms":[1000.0],"ignored_trailing_bytes":0}"#,
-        ])
+        #expect(
+            result.outputLines == [
+                #"{"hex":"192c0110270004","bpm":300,"contact":"not-supported","energy_expended_kj":10000,"rr_intervals":[1024],"rr_intervals_ms":[1000.0],"ignored_trailing_bytes":0}"#
+            ])
     }
 
     @Test("prints one human line per frame")
     func humanLines() async throws {
         let result = try await GatewayProcess.run(["decode", "104ed202c802", "0648", "0c3c2c01"])
         #expect(result.status == 0)
-        #expect(result.outputLines == [
-            "78 bpm  contact: not supported  RR: 705.1 ms, 695.3 ms",
-            "72 bpm  contact: detected",
-            "60 bpm  contact: not detected  energy: 300 kJ",
-        ])
+        #expect(
+            result.outputLines == [
+                "78 bpm  contact: not supported  RR: 705.1 ms, 695.3 ms",
+                "72 bpm  contact: detected",
+                "60 bpm  contact: not detected  energy: 300 kJ",
+            ])
     }
 
     @Test("reports a truncated frame with a precise message and stable code, keeps going, and exits 65")
@@ -43,9 +46,15 @@ struct DecodeCommandTests {
         let result = try await GatewayProcess.run(["decode", "--json", "10", "104ed202c802", "104ed2"])
         #expect(result.status == 65)
         #expect(result.outputLines.count == 3)
-        #expect(result.outputLines[0] == #"{"hex":"10","error":"Heart Rate Measurement (0x2A37) truncated: 1 byte missing for the heart rate (uint8) at offset 1; the value has 1 byte","code":"truncated-heart-rate"}"#)
+        #expect(
+            result.outputLines[0]
+                == #"{"hex":"10","error":"Heart Rate Measurement (0x2A37) truncated: 1 byte missing for the heart rate (uint8) at offset 1; the value has 1 byte","code":"truncated-heart-rate"}"#
+        )
         #expect(result.outputLines[1].hasPrefix(#"{"hex":"104ed202c802","bpm":78"#))
-        #expect(result.outputLines[2] == #"{"hex":"104ed2","error":"Heart Rate Measurement (0x2A37) truncated: 1 byte missing for the first RR interval (flag bit 4 set) at offset 2; the value has 3 bytes","code":"truncated-rr-interval"}"#)
+        #expect(
+            result.outputLines[2]
+                == #"{"hex":"104ed2","error":"Heart Rate Measurement (0x2A37) truncated: 1 byte missing for the first RR interval (flag bit 4 set) at offset 2; the value has 3 bytes","code":"truncated-rr-interval"}"#
+        )
     }
 
     @Test("reports text that is not hex as malformed input and exits 65")
@@ -63,10 +72,11 @@ struct DecodeCommandTests {
 
         let battery = try await GatewayProcess.run(["decode", "--characteristic", "0x2A19", "--json", "5a", "65"])
         #expect(battery.status == 65)
-        #expect(battery.outputLines == [
-            #"{"hex":"5a","battery_percent":90}"#,
-            #"{"hex":"65","error":"Battery Level (0x2A19) out of range: the battery level at offset 0 is 101 (allowed: 0–100 %)","code":"out-of-range-battery-level"}"#,
-        ])
+        #expect(
+            battery.outputLines == [
+                #"{"hex":"5a","battery_percent":90}"#,
+                #"{"hex":"65","error":"Battery Level (0x2A19) out of range: the battery level at offset 0 is 101 (allowed: 0–100 %)","code":"out-of-range-battery-level"}"#,
+            ])
     }
 
     @Test("reads one frame per line from standard input for -, skipping blank and comment lines")
@@ -81,8 +91,9 @@ struct DecodeCommandTests {
         }
     }
 
-    @Test("exits 64 with a usage message for no frames or an unknown characteristic",
-          arguments: [["decode"], ["decode", "--characteristic", "2a40", "01"], ["decode", "--bogus"]])
+    @Test(
+        "exits 64 with a usage message for no frames or an unknown characteristic",
+        arguments: [["decode"], ["decode", "--characteristic", "2a40", "01"], ["decode", "--bogus"]])
     func usageErrors(arguments: [String]) async throws {
         let result = try await GatewayProcess.run(arguments)
         #expect(result.status == 64)

@@ -14,7 +14,7 @@ struct SimulateCommandTests {
         let first = try #require(simulate.readLine())
         #expect(first.hasPrefix("DBUS_SYSTEM_BUS_ADDRESS=unix:path="))
         let address = String(first.dropFirst("DBUS_SYSTEM_BUS_ADDRESS=".count))
-        let straps = (0..<3).compactMap { _ in simulate.readLine() }
+        let straps = (0 ..< 3).compactMap { _ in simulate.readLine() }
         #expect(straps == ["F0:1D:2E:3C:00:01", "F0:1D:2E:3C:00:02", "F0:1D:2E:3C:00:03"])
         let environment = ["DBUS_SYSTEM_BUS_ADDRESS": address]
 

@@ -5,7 +5,7 @@ import Testing
 struct BatteryLevelTests {
     @Test("decodes every percentage from 0 to 100")
     func decodesPercentages() throws {
-        for percent in UInt8(0)...100 {
+        for percent in UInt8(0) ... 100 {
             #expect(try BatteryLevel.decode([percent]).value.percent == percent)
         }
     }

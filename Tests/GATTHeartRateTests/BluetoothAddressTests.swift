@@ -13,7 +13,9 @@ struct BluetoothAddressTests {
         #expect(address.description == "F0:1D:2E:3C:4B:5A")
     }
 
-    @Test("refuses malformed addresses", arguments: ["", "F0:1D:2E:3C:4B", "F0:1D:2E:3C:4B:5A:00", "F0:1D:2E:3C:4B:5", "G0:1D:2E:3C:4B:5A", "F01D2E3C4B5A", "F0::1D:2E:3C:4B"])
+    @Test(
+        "refuses malformed addresses",
+        arguments: ["", "F0:1D:2E:3C:4B", "F0:1D:2E:3C:4B:5A:00", "F0:1D:2E:3C:4B:5", "G0:1D:2E:3C:4B:5A", "F01D2E3C4B5A", "F0::1D:2E:3C:4B"])
     func refusesMalformed(text: String) {
         #expect(BluetoothAddress(text) == nil)
     }

@@ -3,8 +3,9 @@ import Testing
 
 @Suite("Assigned UUIDs")
 struct BluetoothUUIDTests {
-    @Test("gives the 16-bit and the full 128-bit form of every assigned UUID",
-          arguments: [
+    @Test(
+        "gives the 16-bit and the full 128-bit form of every assigned UUID",
+        arguments: [
             (BluetoothUUID.heartRateService, 0x180D, "0000180d-0000-1000-8000-00805f9b34fb"),
             (.heartRateMeasurement, 0x2A37, "00002a37-0000-1000-8000-00805f9b34fb"),
             (.bodySensorLocation, 0x2A38, "00002a38-0000-1000-8000-00805f9b34fb"),
@@ -18,7 +19,7 @@ struct BluetoothUUIDTests {
             (.hardwareRevision, 0x2A27, "00002a27-0000-1000-8000-00805f9b34fb"),
             (.firmwareRevision, 0x2A26, "00002a26-0000-1000-8000-00805f9b34fb"),
             (.softwareRevision, 0x2A28, "00002a28-0000-1000-8000-00805f9b34fb"),
-          ] as [(BluetoothUUID, UInt16, String)])
+        ] as [(BluetoothUUID, UInt16, String)])
     func bothForms(uuid: BluetoothUUID, assigned: UInt16, full: String) {
         #expect(uuid.assignedNumber == assigned)
         #expect(uuid.uuidString == full)
@@ -41,7 +42,9 @@ struct BluetoothUUIDTests {
         #expect(uuid.description == text)
     }
 
-    @Test("refuses text that is not a UUID", arguments: ["", "18d", "0x", "zzzz", "0000180d-0000-1000-8000-00805f9b34f", "0000180d00001000800000805f9b34fb", "0000180g-0000-1000-8000-00805f9b34fb"])
+    @Test(
+        "refuses text that is not a UUID",
+        arguments: ["", "18d", "0x", "zzzz", "0000180d-0000-1000-8000-00805f9b34f", "0000180d00001000800000805f9b34fb", "0000180g-0000-1000-8000-00805f9b34fb"])
     func refusesGarbage(text: String) {
         #expect(BluetoothUUID(text) == nil)
     }

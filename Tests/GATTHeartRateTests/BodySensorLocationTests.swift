@@ -3,8 +3,9 @@ import Testing
 
 @Suite("Body Sensor Location (0x2A38)")
 struct BodySensorLocationTests {
-    @Test("names each defined location",
-          arguments: zip(0...6 as ClosedRange<UInt8>, ["other", "chest", "wrist", "finger", "hand", "ear-lobe", "foot"]))
+    @Test(
+        "names each defined location",
+        arguments: zip(0 ... 6 as ClosedRange<UInt8>, ["other", "chest", "wrist", "finger", "hand", "ear-lobe", "foot"]))
     func namesDefinedLocations(raw: UInt8, name: String) throws {
         let decoded = try BodySensorLocation.decode([raw])
         #expect(decoded.value.description == name)

@@ -5,10 +5,10 @@ import Testing
 @Suite("Encode → decode round trip")
 struct EncodeDecodeRoundTripTests {
     static let measurements = zip(
-        Gen.uint16(in: 0...UInt16.max),
+        Gen.uint16(in: 0 ... UInt16.max),
         Gen<SensorContact>.case,
-        Gen.uint16(in: 0...UInt16.max).optional(valueRate: 0.5),
-        Gen.uint16(in: 0...UInt16.max).array(of: 0...40)
+        Gen.uint16(in: 0 ... UInt16.max).optional(valueRate: 0.5),
+        Gen.uint16(in: 0 ... UInt16.max).array(of: 0 ... 40)
     ).map { bpm, contact, energy, rr in
         HeartRateMeasurement(bpm: bpm, contact: contact, energyExpended: energy, rrIntervals: rr)
     }
@@ -27,7 +27,7 @@ struct EncodeDecodeRoundTripTests {
     func roundTripWithNoise() async {
         let nonEmptyRR = Self.measurements.filter { !$0.rrIntervals.isEmpty }
         await propertyCheck(
-            count: 1_000, input: nonEmptyRR, Gen.uint8(in: 0...7), Gen.uint8(in: 0...255)
+            count: 1_000, input: nonEmptyRR, Gen.uint8(in: 0 ... 7), Gen.uint8(in: 0 ... 255)
         ) { measurement, reserved, stray in
             var frame = measurement.encoded()
             frame[0] |= reserved << 5

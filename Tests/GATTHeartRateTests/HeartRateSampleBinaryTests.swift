@@ -6,19 +6,19 @@ import Testing
 
 @Suite("HeartRateSample binary form")
 struct HeartRateSampleBinaryTests {
-    static let uuids = Gen.uint8(in: 0...255).array(of: 16).map { b in
+    static let uuids = Gen.uint8(in: 0 ... 255).array(of: 16).map { b in
         UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
     }
 
     /// Patient ids from ASCII to three-byte UTF-8 characters, up to 60 bytes, or none.
-    static let patientIDs = Gen.character(in: " "..."\u{D7FF}").string(of: 0...20).optional(valueRate: 0.7)
+    static let patientIDs = Gen.character(in: " " ... "\u{D7FF}").string(of: 0 ... 20).optional(valueRate: 0.7)
 
     static let captureTimes = zip(Gen.int64(), Gen.bool, Gen.uint64(), uuids).map { wall, synchronized, monotonic, boot in
         CaptureTime(wallClockNanoseconds: wall, wallClockSynchronized: synchronized, monotonicNanoseconds: monotonic, bootID: boot)
     }
 
     static let samples = zip(
-        uuids, Gen.uint8(in: 0...255).array(of: 6), patientIDs, EncodeDecodeRoundTripTests.measurements, captureTimes
+        uuids, Gen.uint8(in: 0 ... 255).array(of: 6), patientIDs, EncodeDecodeRoundTripTests.measurements, captureTimes
     ).map { id, address, patient, measurement, captured in
         HeartRateSample(id: id, sensor: BluetoothAddress(bytes: address)!, patientID: patient, measurement: measurement, captured: captured)
     }
@@ -50,9 +50,9 @@ struct HeartRateSampleBinaryTests {
 
     @Test("rejects every strict prefix of an encoded sample as truncated, and any appended byte as trailing")
     func everyPrefixRejected() async {
-        await propertyCheck(count: 300, input: Self.samples, Gen.uint8(in: 0...255)) { sample, extra in
+        await propertyCheck(count: 300, input: Self.samples, Gen.uint8(in: 0 ... 255)) { sample, extra in
             let bytes = try sample.binaryEncoded()
-            for length in 0..<bytes.count {
+            for length in 0 ..< bytes.count {
                 let error = #expect(throws: SampleDecodingError.self) { try HeartRateSample(binary: bytes.prefix(length)) }
                 #expect(error?.kind == .truncated, "prefix of \(length) of \(bytes.count) bytes")
             }
@@ -70,15 +70,15 @@ struct HeartRateSampleBinaryTests {
         let valid = [try Self.sample.binaryEncoded(), try long.binaryEncoded(), Self.needlesslyWide]
         var decoded = 0
         var kinds: Set<SampleDecodingError.Kind> = []
-        for round in 0..<300_000 {
+        for round in 0 ..< 300_000 {
             var bytes: [UInt8]
             if round % 2 == 0 {
-                bytes = (0..<Int.random(in: 0...90, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+                bytes = (0 ..< Int.random(in: 0 ... 90, using: &rng)).map { _ in UInt8.random(in: 0 ... 255, using: &rng) }
                 if !bytes.isEmpty && round % 4 == 0 { bytes[0] = round % 8 == 0 ? HeartRateSample.binaryFormat : HeartRateSample.wideBinaryFormat }
             } else {
                 bytes = valid[(round / 2) % valid.count]
-                for _ in 0..<Int.random(in: 1...3, using: &rng) {
-                    bytes[Int.random(in: 0..<bytes.count, using: &rng)] = UInt8.random(in: 0...255, using: &rng)
+                for _ in 0 ..< Int.random(in: 1 ... 3, using: &rng) {
+                    bytes[Int.random(in: 0 ..< bytes.count, using: &rng)] = UInt8.random(in: 0 ... 255, using: &rng)
                 }
             }
             let sample: HeartRateSample
@@ -150,9 +150,9 @@ struct HeartRateSampleBinaryTests {
 
     @Test("every 0x2A37 value up to the ATT maximum of 512 bytes decodes, is stored and reads back")
     func everyFrameLength() throws {
-        for length in 2...512 {
+        for length in 2 ... 512 {
             let rrBytes = length - 2
-            let frame: [UInt8] = [rrBytes >= 2 ? 0x10 : 0x00, 72] + (0..<rrBytes).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+            let frame: [UInt8] = [rrBytes >= 2 ? 0x10 : 0x00, 72] + (0 ..< rrBytes).map { UInt8(truncatingIfNeeded: $0 &* 37) }
             let decoded = try HeartRateMeasurement.decode(frame[...])
             #expect(decoded.value.rrIntervals.count == rrBytes / 2)
             var sample = Self.sample

@@ -24,7 +24,10 @@ struct HeartRateSampleCodingTests {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let json = try #require(String(data: try encoder.encode(Self.sample), encoding: .utf8))
-        #expect(json == #"{"captured":{"boot_id":"0B5F3E0C-8F1A-4D2B-A7C1-5E6F7A8B9C0D","monotonic_ns":86400000000123,"wall_clock_ns":1795334401250123456,"wall_clock_synchronized":true},"id":"6F1C4E0A-2D55-4C8B-9E0D-3B7A1F2E4C5D","measurement":{"bpm":78,"contact":"detected","energy_expended_kj":12,"rr_intervals":[722,712]},"patient_id":"40006","sensor":"F0:1D:2E:3C:4B:5A"}"#)
+        #expect(
+            json
+                == #"{"captured":{"boot_id":"0B5F3E0C-8F1A-4D2B-A7C1-5E6F7A8B9C0D","monotonic_ns":86400000000123,"wall_clock_ns":1795334401250123456,"wall_clock_synchronized":true},"id":"6F1C4E0A-2D55-4C8B-9E0D-3B7A1F2E4C5D","measurement":{"bpm":78,"contact":"detected","energy_expended_kj":12,"rr_intervals":[722,712]},"patient_id":"40006","sensor":"F0:1D:2E:3C:4B:5A"}"#
+        )
     }
 
     @Test("exposes the wall clock as a Date to the millisecond")

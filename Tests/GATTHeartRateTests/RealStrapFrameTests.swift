@@ -3,8 +3,9 @@ import Testing
 
 @Suite("Frames captured from real straps")
 struct RealStrapFrameTests {
-    @Test("decodes every real strap frame from the documentation to its documented values",
-          arguments: RealStrapFrame.all)
+    @Test(
+        "decodes every real strap frame from the documentation to its documented values",
+        arguments: RealStrapFrame.all)
     func decodesRealFrame(_ frame: RealStrapFrame) throws {
         let decoded = try HeartRateMeasurement.decode(frame.bytes)
         #expect(decoded.value == frame.expected)
@@ -17,8 +18,9 @@ struct RealStrapFrameTests {
         #expect(decoded.value.rrMilliseconds == [705.078125, 695.3125])
     }
 
-    @Test("re-encodes each real frame to its bytes, less any stray trailing byte",
-          arguments: RealStrapFrame.all)
+    @Test(
+        "re-encodes each real frame to its bytes, less any stray trailing byte",
+        arguments: RealStrapFrame.all)
     func reencodesRealFrame(_ frame: RealStrapFrame) throws {
         let decoded = try HeartRateMeasurement.decode(frame.bytes)
         #expect(decoded.value.encoded() == Array(frame.bytes.dropLast(frame.ignoredTrailingBytes)))

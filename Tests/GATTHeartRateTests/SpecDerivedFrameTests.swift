@@ -5,10 +5,11 @@ import Testing
 struct SpecDerivedFrameTests {
     /// Every combination of the defined flag bits (format, contact, energy, RR) and of the
     /// reserved bits 5–7.
-    static let allFlagBytes = Array(UInt8.min...UInt8.max)
+    static let allFlagBytes = Array(UInt8.min ... UInt8.max)
 
-    @Test("decodes a frame for every flags byte to the fields the flags announce",
-          arguments: allFlagBytes)
+    @Test(
+        "decodes a frame for every flags byte to the fields the flags announce",
+        arguments: allFlagBytes)
     func decodesEveryFlagCombination(flags: UInt8) throws {
         let bpm: UInt16 = flags & 0x01 != 0 ? 0x01C2 : 0xC2
         let energy: UInt16? = flags & 0x08 != 0 ? 0x1234 : nil
@@ -17,13 +18,16 @@ struct SpecDerivedFrameTests {
 
         let decoded = try HeartRateMeasurement.decode(frame)
 
-        let expectedContact: SensorContact = switch (flags >> 1) & 0b11 {
-        case 0b10: .notDetected
-        case 0b11: .detected
-        default: .notSupported
-        }
-        #expect(decoded.value == HeartRateMeasurement(
-            bpm: bpm, contact: expectedContact, energyExpended: energy, rrIntervals: rr))
+        let expectedContact: SensorContact =
+            switch (flags >> 1) & 0b11 {
+            case 0b10: .notDetected
+            case 0b11: .detected
+            default: .notSupported
+            }
+        #expect(
+            decoded.value
+                == HeartRateMeasurement(
+                    bpm: bpm, contact: expectedContact, energyExpended: energy, rrIntervals: rr))
         #expect(decoded.ignoredTrailingBytes == 0)
     }
 
@@ -32,8 +36,9 @@ struct SpecDerivedFrameTests {
         #expect(try HeartRateMeasurement.decode([0x00, rate]).value.bpm == UInt16(rate))
     }
 
-    @Test("reads 16-bit rates little-endian, up to 0xFFFF",
-          arguments: [0, 1, 0x00FF, 0x0100, 0x01F4, 0x7FFF, 0x8000, 0xFFFF] as [UInt16])
+    @Test(
+        "reads 16-bit rates little-endian, up to 0xFFFF",
+        arguments: [0, 1, 0x00FF, 0x0100, 0x01F4, 0x7FFF, 0x8000, 0xFFFF] as [UInt16])
     func readsUInt16Rate(rate: UInt16) throws {
         let frame = FrameBuilder.frame(flags: 0x01, bpm: rate)
         #expect(frame.count == 3)
@@ -50,20 +55,22 @@ struct SpecDerivedFrameTests {
     func readsEnergyWithUInt16RateAndRR() throws {
         let frame: [UInt8] = [0x19, 0x2C, 0x01, 0x10, 0x27, 0x00, 0x04]
         let decoded = try HeartRateMeasurement.decode(frame)
-        #expect(decoded.value == HeartRateMeasurement(
-            bpm: 300, contact: .notSupported, energyExpended: 10_000, rrIntervals: [1024]))
+        #expect(
+            decoded.value
+                == HeartRateMeasurement(
+                    bpm: 300, contact: .notSupported, energyExpended: 10_000, rrIntervals: [1024]))
     }
 
     @Test("reads one RR interval and nine, the most that fit in an ATT_MTU of 23", arguments: [1, 9])
     func readsRRCounts(count: Int) throws {
-        let rr = (0..<count).map { UInt16(600 + 37 * $0) }
+        let rr = (0 ..< count).map { UInt16(600 + 37 * $0) }
         let frame = FrameBuilder.frame(flags: 0x10, bpm: 80, rr: rr)
         #expect(try HeartRateMeasurement.decode(frame).value.rrIntervals == rr)
     }
 
     @Test("reads more RR intervals than fit in the default MTU, without a hard-coded maximum")
     func readsManyRRIntervals() throws {
-        let rr = (0..<200).map { UInt16($0 * 300) }
+        let rr = (0 ..< 200).map { UInt16($0 * 300) }
         let frame = FrameBuilder.frame(flags: 0x10, bpm: 80, rr: rr)
         #expect(try HeartRateMeasurement.decode(frame).value.rrIntervals == rr)
     }

@@ -11,28 +11,29 @@ struct TruncatedFrameTests {
 
     /// The fields a frame's flags require before any optional second RR interval.
     private static func requiredFields(flags: UInt8) -> [FieldSpan] {
-        var spans = [FieldSpan(field: .flags, range: 0..<1)]
+        var spans = [FieldSpan(field: .flags, range: 0 ..< 1)]
         let wide = flags & 0x01 != 0
-        spans.append(FieldSpan(field: wide ? .heartRateUInt16 : .heartRateUInt8, range: 1..<(wide ? 3 : 2)))
+        spans.append(FieldSpan(field: wide ? .heartRateUInt16 : .heartRateUInt8, range: 1 ..< (wide ? 3 : 2)))
         if flags & 0x08 != 0 {
             let start = spans.last!.range.upperBound
-            spans.append(FieldSpan(field: .energyExpended, range: start..<start + 2))
+            spans.append(FieldSpan(field: .energyExpended, range: start ..< start + 2))
         }
         if flags & 0x10 != 0 {
             let start = spans.last!.range.upperBound
-            spans.append(FieldSpan(field: .rrInterval, range: start..<start + 2))
+            spans.append(FieldSpan(field: .rrInterval, range: start ..< start + 2))
         }
         return spans
     }
 
-    @Test("rejects every strict prefix that cuts a required field, and decodes every other one to the frame's leading RR intervals",
-          arguments: ValidFrames.all)
+    @Test(
+        "rejects every strict prefix that cuts a required field, and decodes every other one to the frame's leading RR intervals",
+        arguments: ValidFrames.all)
     func everyStrictPrefix(frame: [UInt8]) throws {
         let full = try HeartRateMeasurement.decode(frame)
         let spans = Self.requiredFields(flags: frame[0])
         let headerLength = spans.last { $0.field != .rrInterval }!.range.upperBound
 
-        for length in 0..<frame.count {
+        for length in 0 ..< frame.count {
             let prefix = Array(frame.prefix(length))
             if let cut = spans.first(where: { $0.range.upperBound > length }) {
                 let error = #expect(throws: FrameDecodingError.self) {
@@ -60,7 +61,9 @@ struct TruncatedFrameTests {
             try HeartRateMeasurement.decode([0x10, 0x4E])
         }
         #expect(error?.code == "truncated-rr-interval")
-        #expect(error?.description == "Heart Rate Measurement (0x2A37) truncated: 2 bytes missing for the first RR interval (flag bit 4 set) at offset 2; the value has 2 bytes")
+        #expect(
+            error?.description
+                == "Heart Rate Measurement (0x2A37) truncated: 2 bytes missing for the first RR interval (flag bit 4 set) at offset 2; the value has 2 bytes")
     }
 
     @Test("gives each truncated field its own stable code")

@@ -83,10 +83,14 @@ public actor InMemoryStrapRadio: StrapRadio {
 
     // MARK: StrapRadio
 
+    /// What the test last `set` for `adapter` (`hci0` starts ready); `.absent` for any other
+    /// adapter never set.
     public func readiness(of adapter: String) -> AdapterReadiness {
         adapters[adapter] ?? .absent
     }
 
+    /// Returns at the next `set` of any adapter (by the test or `powerOn`), or after `timeout`;
+    /// at once when `adapter` is no longer at `current`.
     public func readinessChange(of adapter: String, from current: AdapterReadiness, timeout: Duration) async {
         guard readiness(of: adapter) == current else { return }
         let id = nextWaiter
@@ -99,16 +103,21 @@ public actor InMemoryStrapRadio: StrapRadio {
         timer.cancel()
     }
 
+    /// Counts the call in `powerOns`; makes a powered-off adapter ready (waking waiters),
+    /// leaves any other state alone.
     public func powerOn(_ adapter: String) {
         powerOns += 1
         if adapters[adapter] == .poweredOff { set(adapter, .ready) }
     }
 
+    /// A link when the adapter is ready and the strap is `known`; nil otherwise.
     public func knownLink(to strap: BluetoothAddress, on adapter: String) -> (any StrapLink)? {
         guard readiness(of: adapter) == .ready, straps[strap]?.known == true else { return nil }
         return Link(radio: self, address: strap)
     }
 
+    /// At once, ignoring `adapter` and `timeout`: a link when the strap is `discoverable` (it
+    /// becomes `known`), else the transient not-found failure `BlueZStrapRadio` throws.
     public func discover(_ strap: BluetoothAddress, on adapter: String, timeout: Duration) throws -> any StrapLink {
         guard straps[strap]?.discoverable == true else {
             throw SupervisorFailure("\(strap) was not found by discovery: is the strap worn, charged and in range?", transient: true)

@@ -4,6 +4,8 @@ import Foundation
 /// Status reports shared by the library's operations tests and the `status` command's process
 /// tests. `@testable` because the report's fields are the daemon's own, not public API.
 public enum StatusReportFixtures {
+    /// A strap at `address` that is delivering (alias `bed 1`, patient `40001`), its counters
+    /// derived from `received`; `bpm: nil` plays one with no sample yet.
     public static func sensor(_ address: String, bpm: Int? = 72, received: Int = 100) -> GatewayStatusReport.SensorStatus {
         GatewayStatusReport.SensorStatus(
             address: address, alias: "bed 1", patientID: "40001", state: "streaming", stateDetail: "notifying",

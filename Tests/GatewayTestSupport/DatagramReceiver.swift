@@ -12,6 +12,7 @@ public final class DatagramReceiver {
 
     /// A socket call failed (with its errno).
     public struct Failure: Error, CustomStringConvertible {
+        /// The failing call and its error (`bind @name: Address already in use`).
         public let description: String
     }
 

@@ -6,8 +6,12 @@ import Synchronization
 public enum GatewayProcess {
     /// What a finished process left behind.
     public struct Result: Sendable {
+        /// The exit status (`Process.terminationStatus`), for comparing with the CLI's documented
+        /// codes (0, 1, 69, 75, 78 …).
         public let status: Int32
+        /// Everything the process wrote to standard output, as UTF-8 text.
         public let standardOutput: String
+        /// Everything the process wrote to standard error, as UTF-8 text.
         public let standardError: String
 
         /// Standard output split into lines, without the final empty one.
@@ -19,7 +23,9 @@ public enum GatewayProcess {
 
     /// A process that did not finish in time; it has been killed.
     public struct TimedOut: Error, CustomStringConvertible {
+        /// The command line it was run with, to say which invocation hung.
         public let arguments: [String]
+        /// The command line and that it did not finish, for the test's failure message.
         public var description: String { "\(arguments.joined(separator: " ")) did not finish in time" }
     }
 

@@ -7,7 +7,8 @@ public struct TemporaryDirectory: Sendable {
 
     /// Creates `<tmp>/<prefix>-<uuid>`.
     public init(_ prefix: String = "gateway-test") throws {
-        path = FileManager.default.temporaryDirectory
+        path =
+            FileManager.default.temporaryDirectory
             .appendingPathComponent("\(prefix)-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     }

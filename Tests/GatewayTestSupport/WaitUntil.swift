@@ -1,6 +1,8 @@
 /// A condition a test waited for did not come true in time.
 public struct ConditionTimedOut: Error, CustomStringConvertible {
+    /// How long `waitUntil` polled before giving up.
     public let timeout: Duration
+    /// `condition not met within <timeout>`, for the test's failure message.
     public var description: String { "condition not met within \(timeout)" }
 }
 

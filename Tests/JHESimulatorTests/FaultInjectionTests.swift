@@ -8,7 +8,7 @@ struct FaultInjectionTests {
     func failNext() async throws {
         try await withSimulator { simulator, client in
             await simulator.failNext(2, status: 429, retryAfter: 7, pathPrefix: "/api/")
-            for _ in 0..<2 {
+            for _ in 0 ..< 2 {
                 let reply = try await client.send("GET", "/api/v1/users/profile")
                 #expect(reply.status == 429 && reply.header("Retry-After") == "7")
             }
@@ -37,9 +37,11 @@ struct FaultInjectionTests {
             let reply = try await client.form(["grant_type": "refresh_token", "refresh_token": refresh, "client_id": "edge-gateway-simulated-client"])
             #expect(reply.error == "invalid_grant")
             await simulator.setConsent(false)
-            let upload = try await client.send("POST", "/FHIR/R5/", headers: [
-                ("Authorization", "Bearer " + token), ("Content-Type", "application/json"),
-            ], body: BundleFactory.bundle([BundleFactory.observation()]))
+            let upload = try await client.send(
+                "POST", "/FHIR/R5/",
+                headers: [
+                    ("Authorization", "Bearer " + token), ("Content-Type", "application/json"),
+                ], body: BundleFactory.bundle([BundleFactory.observation()]))
             #expect(upload.entryStatuses == [403])
         }
     }

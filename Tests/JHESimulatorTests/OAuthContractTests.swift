@@ -54,7 +54,8 @@ struct OAuthContractTests {
             #expect(rotated.status == 200)
             let oldAccess = try await client.send("GET", "/api/v1/users/profile", headers: [("Authorization", "Bearer " + access)])
             #expect(oldAccess.status == 401)
-            let newAccess = try await client.send("GET", "/api/v1/users/profile", headers: [("Authorization", "Bearer " + (rotated.json["access_token"] as! String))])
+            let newAccess = try await client.send(
+                "GET", "/api/v1/users/profile", headers: [("Authorization", "Bearer " + (rotated.json["access_token"] as! String))])
             #expect(newAccess.status == 200)
             #expect((newAccess.json["patient"] as? [String: Any])?["id"] as? Int == JHESimulator.defaultPatientID)
             let reuse = try await client.form(["grant_type": "refresh_token", "refresh_token": refresh, "client_id": clientID])
@@ -74,7 +75,8 @@ struct OAuthContractTests {
             #expect(reply.status == 200 && reply.json["access_token"] is String && reply.json["refresh_token"] == nil)
             let bad = try await client.form(["grant_type": "client_credentials"], headers: [("Authorization", "Basic eDp5")])
             #expect(bad.status == 401)
-            let json = try await client.send("POST", "/o/token/", headers: [("Content-Type", "application/json")], body: Data(#"{"grant_type":"client_credentials"}"#.utf8))
+            let json = try await client.send(
+                "POST", "/o/token/", headers: [("Content-Type", "application/json")], body: Data(#"{"grant_type":"client_credentials"}"#.utf8))
             #expect(json.status == 400 && json.error == "unsupported_grant_type")
         }
     }

@@ -1,4 +1,3 @@
-
 import Foundation
 import JHESimulator
 import Uplink

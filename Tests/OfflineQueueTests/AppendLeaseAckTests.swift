@@ -49,7 +49,7 @@ struct AppendLeaseAckTests {
         fixture.configuration.commitInterval = .seconds(3600)
         fixture.configuration.commitMax = 8
         let queue = try fixture.open()
-        let records = (0..<4).map { [fixture.record("\($0)a"), fixture.record("\($0)b")] }
+        let records = (0 ..< 4).map { [fixture.record("\($0)a"), fixture.record("\($0)b")] }
         // With an hour-long interval only commit_max can commit these: 4 callers × 2 = 8.
         let ids = try await withThrowingTaskGroup(of: [Int64].self) { group in
             for batch in records {
@@ -97,7 +97,7 @@ struct AppendLeaseAckTests {
         var ids = try await first.append(contentsOf: [fixture.record("1a"), fixture.record("1b")])
         ids += try await second.append(contentsOf: [fixture.record("2a"), fixture.record("2b")])
         // Enough to run past the first writer's reserved block into the second one's.
-        let many = (0...Int(IDAllocator.blockSize)).map { fixture.record("1-\($0)") }
+        let many = (0 ... Int(IDAllocator.blockSize)).map { fixture.record("1-\($0)") }
         ids += try await first.append(contentsOf: many)
         ids += try await second.append(contentsOf: [fixture.record("2c")])
         #expect(Set(ids).count == many.count + 5)

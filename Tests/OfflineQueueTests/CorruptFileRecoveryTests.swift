@@ -13,7 +13,7 @@ struct CorruptFileRecoveryTests {
         try await queue.append(fixture.record("lost"))
         try await queue.close()
         var generator = SystemRandomNumberGenerator()
-        let garbage = Data((0..<40_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let garbage = Data((0 ..< 40_000).map { _ in UInt8.random(in: 0 ... 255, using: &generator) })
         try garbage.write(to: URL(fileURLWithPath: fixture.path))
 
         queue = try fixture.open()
@@ -35,7 +35,7 @@ struct CorruptFileRecoveryTests {
         let fixture = try QueueFixture()
         defer { fixture.directory.remove() }
         var queue = try fixture.open()
-        try await queue.append(contentsOf: (0..<2000).map { fixture.record(String(repeating: "x", count: 100) + "\($0)") })
+        try await queue.append(contentsOf: (0 ..< 2000).map { fixture.record(String(repeating: "x", count: 100) + "\($0)") })
         try await queue.close()
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: fixture.path))
         try handle.seek(toOffset: UInt64(fixture.configuration.pageSize * 3))

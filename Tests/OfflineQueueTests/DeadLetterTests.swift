@@ -9,7 +9,7 @@ struct DeadLetterTests {
         let fixture = try QueueFixture()
         defer { fixture.directory.remove() }
         let queue = try fixture.open()
-        let ids = try await queue.append(contentsOf: (0..<3).map { fixture.record("r\($0)", at: Int64($0)) })
+        let ids = try await queue.append(contentsOf: (0 ..< 3).map { fixture.record("r\($0)", at: Int64($0)) })
         _ = try await queue.lease(max: 3)
         #expect(try await queue.reject([ids[0]], reason: "HTTP 400: bad patient") == 1)
         #expect(try await queue.reject([ids[1]], reason: "HTTP 422: schema") == 1)

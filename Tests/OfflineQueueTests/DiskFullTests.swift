@@ -13,11 +13,11 @@ struct DiskFullTests {
         fixture.configuration.storageRetryInterval = .milliseconds(20)
         fixture.configuration.maxUnflushedRecords = 50
         let queue = try fixture.open()
-        let accepted = try await queue.append(contentsOf: (0..<20).map { fixture.record("accepted \($0)", at: Int64($0)) })
+        let accepted = try await queue.append(contentsOf: (0 ..< 20).map { fixture.record("accepted \($0)", at: Int64($0)) })
         let pages = try #require(Int(try await queue.onWriterConnection("PRAGMA page_count")[0]))
         #expect(try await queue.onWriterConnection("PRAGMA max_page_count = \(pages)") == ["\(pages)"])
 
-        let big = (0..<30).map { fixture.record(String(repeating: "b", count: 3000) + "\($0)", at: 100 + Int64($0)) }
+        let big = (0 ..< 30).map { fixture.record(String(repeating: "b", count: 3000) + "\($0)", at: 100 + Int64($0)) }
         let waiting = Task { try await queue.append(contentsOf: big) }
         try await waitUntil { try await queue.stats().storageFault != nil }
         var stats = try await queue.stats()
@@ -25,7 +25,7 @@ struct DiskFullTests {
         #expect(stats.unflushed == 30)
         #expect(stats.pending == 20)
 
-        let overflow = (0..<21).map { fixture.record("over \($0)") }
+        let overflow = (0 ..< 21).map { fixture.record("over \($0)") }
         await #expect { try await queue.append(contentsOf: overflow) } throws: {
             ($0 as? QueueError)?.code == .unflushedLimit
         }

@@ -40,7 +40,7 @@ struct EvictionTests {
         defer { fixture.directory.remove() }
         fixture.configuration.maxBytes = 25
         let queue = try fixture.open()
-        try await queue.append(contentsOf: (0..<3).map { fixture.record(String(repeating: "\($0)", count: 10), at: Int64($0)) })
+        try await queue.append(contentsOf: (0 ..< 3).map { fixture.record(String(repeating: "\($0)", count: 10), at: Int64($0)) })
         let left = try await queue.lease(max: 10).records.map(\.text)
         #expect(left == [String(repeating: "1", count: 10), String(repeating: "2", count: 10)])
         #expect(try await queue.stats().evicted == 1)
@@ -67,7 +67,7 @@ struct EvictionTests {
         defer { fixture.directory.remove() }
         fixture.configuration.maxRecords = 3
         let queue = try fixture.open()
-        let ids = try await queue.append(contentsOf: (0..<3).map { fixture.record("r\($0)", at: Int64($0)) })
+        let ids = try await queue.append(contentsOf: (0 ..< 3).map { fixture.record("r\($0)", at: Int64($0)) })
         try await queue.reject([ids[0], ids[1]], reason: "test")
 
         let tool = try fixture.open(.attach)

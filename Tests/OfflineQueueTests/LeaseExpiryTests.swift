@@ -10,7 +10,7 @@ struct LeaseExpiryTests {
         defer { fixture.directory.remove() }
         fixture.configuration.leaseDuration = .seconds(60)
         let queue = try fixture.open()
-        try await queue.append(contentsOf: (0..<5).map { fixture.record("r\($0)", at: Int64($0)) })
+        try await queue.append(contentsOf: (0 ..< 5).map { fixture.record("r\($0)", at: Int64($0)) })
 
         let first = try await queue.lease(max: 3)
         #expect(first.records.map(\.text) == ["r0", "r1", "r2"])

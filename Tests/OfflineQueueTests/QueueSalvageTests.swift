@@ -12,7 +12,8 @@ struct QueueSalvageTests {
     ) async throws -> (QueueFixture, OfflineQueue, MovedAsideQueue) {
         let fixture = try QueueFixture()
         let queue = try fixture.open()
-        try await queue.append(contentsOf: (0..<count).map { fixture.record("record \($0) " + String(repeating: "x", count: 100), stream: "s\($0 % 3)", at: Int64($0)) })
+        try await queue.append(
+            contentsOf: (0 ..< count).map { fixture.record("record \($0) " + String(repeating: "x", count: 100), stream: "s\($0 % 3)", at: Int64($0)) })
         try await queue.close()
         try damage(fixture.path, fixture.configuration.pageSize)
         let fresh = try fixture.open()
@@ -44,9 +45,9 @@ struct QueueSalvageTests {
         #expect(report.damage.isEmpty)
         #expect(report.deadLettersLeft == 0)
         let records = try await queue.lease(max: 100).records
-        #expect(records.map(\.text) == (0..<80).map { "record \($0) " + String(repeating: "x", count: 100) })
-        #expect(records.map(\.stream) == (0..<80).map { "s\($0 % 3)" })
-        #expect(records.map(\.captureTime) == (0..<80).map { 1_800_000_000_000_000_000 + Int64($0) * 1_000_000_000 })
+        #expect(records.map(\.text) == (0 ..< 80).map { "record \($0) " + String(repeating: "x", count: 100) })
+        #expect(records.map(\.stream) == (0 ..< 80).map { "s\($0 % 3)" })
+        #expect(records.map(\.captureTime) == (0 ..< 80).map { 1_800_000_000_000_000_000 + Int64($0) * 1_000_000_000 })
         #expect(MovedAsideQueue.find(in: fixture.directory.path).isEmpty, "an imported file is listed no more")
         #expect(FileManager.default.fileExists(atPath: file.path + ".imported"))
         #expect(!FileManager.default.fileExists(atPath: file.path + ".salvaging"), "the scratch copy is removed")
@@ -64,9 +65,11 @@ struct QueueSalvageTests {
         defer { fixture.directory.remove() }
         let report = try await QueueSalvage.salvage(file, into: queue)
         #expect(!report.damage.isEmpty, "the read met the damage")
-        #expect(report.imported >= count - 40 && report.imported < count, "only the records on the two damaged pages (about 4 each) are lost: \(report.imported) of \(count)")
+        #expect(
+            report.imported >= count - 40 && report.imported < count,
+            "only the records on the two damaged pages (about 4 each) are lost: \(report.imported) of \(count)")
         let texts = try await queue.lease(max: count).records.map(\.text)
-        let expected = Set((0..<count).map { "record \($0) " + String(repeating: "x", count: 100) })
+        let expected = Set((0 ..< count).map { "record \($0) " + String(repeating: "x", count: 100) })
         #expect(texts.allSatisfy(expected.contains), "nothing imported is altered")
         #expect(texts.last == "record \(count - 1) " + String(repeating: "x", count: 100), "records after the damage are read")
         try await queue.close()
@@ -76,7 +79,7 @@ struct QueueSalvageTests {
     func garbageIsLeftAlone() async throws {
         let (fixture, queue, file) = try await Self.movedAside(count: 5) { path, _ in
             var generator = SystemRandomNumberGenerator()
-            try Data((0..<40_000).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: URL(fileURLWithPath: path))
+            try Data((0 ..< 40_000).map { _ in UInt8.random(in: 0 ... 255, using: &generator) }).write(to: URL(fileURLWithPath: path))
         }
         defer { fixture.directory.remove() }
         await #expect { try await QueueSalvage.salvage(file, into: queue) } throws: { ($0 as? QueueError)?.code == .corrupt }

@@ -15,13 +15,15 @@ struct SchemaMigrationTests {
         let leaseExpiry = start + 60_000_000_000
         let v1 = try SQLiteConnection(path: fixture.path)
         try QueueSchema.migrator.migrate(v1, upTo: "v1")
-        try v1.execute("""
+        try v1.execute(
+            """
             INSERT INTO records (id, stream, capture_time, version, state, lease_expiry, payload) VALUES
                 (3, 'b', ?1 + 3, 1, 0, NULL, CAST('third' AS BLOB)),
                 (1, 'a', ?1 + 1, 1, 1, ?2, CAST('first' AS BLOB)),
                 (2, 'a', ?1 + 2, 1, 0, NULL, CAST('second' AS BLOB))
             """, [.integer(start), .integer(leaseExpiry)])
-        try v1.execute("""
+        try v1.execute(
+            """
             INSERT INTO dead_letters (id, stream, capture_time, version, reason, rejected_at, payload) VALUES
                 (4, 'c', ?1 + 4, 1, 'server said 422', ?1 + 5, CAST('dead' AS BLOB))
             """, [.integer(start)])

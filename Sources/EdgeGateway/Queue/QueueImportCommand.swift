@@ -40,7 +40,9 @@ struct QueueImportCommand: AsyncParsableCommand {
                     notes.append("reading stopped at damage \(report.damage.count) time(s) and went on past it; first: \(first)")
                 }
                 notes.append(report.deadLettersLeft.map { "\($0) dead letter(s) left in it" } ?? "its dead letters cannot be read")
-                StandardOutput.writeLine("imported \(report.imported) record(s) from \(file.path) into \(target) (\(notes.joined(separator: ", "))); renamed it \(file.path).imported")
+                StandardOutput.writeLine(
+                    "imported \(report.imported) record(s) from \(file.path) into \(target) (\(notes.joined(separator: ", "))); renamed it \(file.path).imported"
+                )
             }
         }
         RunningDaemon.nudge(stateDirectory: state.directory)

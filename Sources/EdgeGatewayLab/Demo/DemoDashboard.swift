@@ -31,9 +31,10 @@ actor DemoDashboard {
         var lines = ["edge-gateway-lab demo  t=\(second)s / \(duration)s", ""]
         lines.append(Self.row("strap", "alias", "bpm", "state", "captured", "accepted", "delivered"))
         for sensor in report?.sensors ?? [] {
-            lines.append(Self.row(
-                sensor.address, sensor.alias ?? "-", sensor.bpm.map(String.init) ?? "-", sensor.state,
-                String(sensor.samplesReceived), String(sensor.samplesAccepted), String(sensor.samplesDelivered)))
+            lines.append(
+                Self.row(
+                    sensor.address, sensor.alias ?? "-", sensor.bpm.map(String.init) ?? "-", sensor.state,
+                    String(sensor.samplesReceived), String(sensor.samplesAccepted), String(sensor.samplesDelivered)))
         }
         let uplink = report?.uplink
         lines.append("")

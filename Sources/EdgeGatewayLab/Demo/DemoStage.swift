@@ -61,8 +61,9 @@ final class DemoStage: @unchecked Sendable {
         guard status == 0 else { throw DemoFailure("enrolment failed (see \(daemonLog))") }
         let bindings = SensorBindingStore(directory: stateDirectory)
         for (index, address) in straps.enumerated() {
-            try bindings.bind(SensorBinding(
-                address: address, alias: "bed \(index + 1)", patientID: String(JHESimulator.defaultPatientID), addedAt: Date()))
+            try bindings.bind(
+                SensorBinding(
+                    address: address, alias: "bed \(index + 1)", patientID: String(JHESimulator.defaultPatientID), addedAt: Date()))
         }
     }
 

@@ -50,7 +50,8 @@ struct DemoVerdict {
 
         var description: String {
             let core = cpuSeconds / max(1, seconds) * 100
-            return "\(String(format: "%.1f", microsecondsPerSample)) µs CPU per sample (\(String(format: "%.2f", cpuSeconds)) s CPU in \(String(format: "%.0f", seconds)) s, \(samples) samples in \(String(format: "%.0f", sampleSeconds)) s, \(String(format: "%.2f", core)) % of a core); RSS \(residentBytes >> 20) MiB, peak \(peakResidentBytes >> 20) MiB"
+            return
+                "\(String(format: "%.1f", microsecondsPerSample)) µs CPU per sample (\(String(format: "%.2f", cpuSeconds)) s CPU in \(String(format: "%.0f", seconds)) s, \(samples) samples in \(String(format: "%.0f", sampleSeconds)) s, \(String(format: "%.2f", core)) % of a core); RSS \(residentBytes >> 20) MiB, peak \(peakResidentBytes >> 20) MiB"
         }
     }
 

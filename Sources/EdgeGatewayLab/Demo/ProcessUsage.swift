@@ -20,8 +20,9 @@ struct ProcessUsage: Sendable {
     /// The usage of `pid`; nil when it is gone.
     init?(pid: pid_t) {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return nil }
+            let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
         // Fields after "(comm)": state is field 3, utime and stime are fields 14 and 15.
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return nil }

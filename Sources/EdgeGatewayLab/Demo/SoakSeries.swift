@@ -36,9 +36,11 @@ struct SoakSeries {
 
     /// First- and last-quarter means of RSS (MiB) and open descriptors; nil with fewer than four points.
     var means: (rssFirst: Double, rssLast: Double, fdFirst: Double, fdLast: Double)? {
-        quarters.map { quarters in (
-            Self.mean(quarters.first, \.residentBytes) / 1_048_576, Self.mean(quarters.last, \.residentBytes) / 1_048_576,
-            Self.mean(quarters.first, \.openFileDescriptors), Self.mean(quarters.last, \.openFileDescriptors))
+        quarters.map { quarters in
+            (
+                Self.mean(quarters.first, \.residentBytes) / 1_048_576, Self.mean(quarters.last, \.residentBytes) / 1_048_576,
+                Self.mean(quarters.first, \.openFileDescriptors), Self.mean(quarters.last, \.openFileDescriptors)
+            )
         }
     }
 
@@ -51,9 +53,10 @@ struct SoakSeries {
 
     /// A line per reading, as the soak prints it.
     static func line(_ point: Point, backlog: Int?, accepted: Int, stored: Int) -> String {
-        String(format: "t=%6ld s  rss %6.1f MiB  peak %6.1f MiB  fds %4ld  backlog %6ld  accepted %8ld  stored %8ld",
-               point.second, Double(point.usage.residentBytes) / 1_048_576, Double(point.usage.peakResidentBytes) / 1_048_576,
-               point.usage.openFileDescriptors, backlog ?? -1, accepted, stored)
+        String(
+            format: "t=%6ld s  rss %6.1f MiB  peak %6.1f MiB  fds %4ld  backlog %6ld  accepted %8ld  stored %8ld",
+            point.second, Double(point.usage.residentBytes) / 1_048_576, Double(point.usage.peakResidentBytes) / 1_048_576,
+            point.usage.openFileDescriptors, backlog ?? -1, accepted, stored)
     }
 
     var summary: String {

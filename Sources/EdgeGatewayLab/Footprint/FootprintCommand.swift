@@ -41,15 +41,15 @@ struct FootprintCommand: AsyncParsableCommand {
     var gateway: String?
 
     func validate() throws {
-        guard (5...3600).contains(seconds) else { throw ValidationError("--seconds must be between 5 and 3600.") }
-        guard (1...20).contains(runs) else { throw ValidationError("--runs must be between 1 and 20.") }
-        guard (0...600).contains(warmUp) else { throw ValidationError("--warm-up must be between 0 and 600 seconds.") }
+        guard (5 ... 3600).contains(seconds) else { throw ValidationError("--seconds must be between 5 and 3600.") }
+        guard (1 ... 20).contains(runs) else { throw ValidationError("--runs must be between 1 and 20.") }
+        guard (0 ... 600).contains(warmUp) else { throw ValidationError("--warm-up must be between 0 and 600 seconds.") }
     }
 
     func run() async throws {
         var finished: [FootprintRun] = []
         for scenario in scenarios.isEmpty ? FootprintScenario.all : scenarios {
-            for _ in 0..<runs {
+            for _ in 0 ..< runs {
                 let run: FootprintRun
                 do {
                     run = try await FootprintRun.measure(scenario, gateway: gateway ?? DemoStage.siblingGateway, seconds: seconds, warmUp: warmUp)

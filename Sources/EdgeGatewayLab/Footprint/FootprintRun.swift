@@ -47,7 +47,7 @@ struct FootprintRun: Sendable {
         let deliveredAtStart = await stage.notificationsDelivered()
         let began = ContinuousClock.now
         var window = FootprintWindow(start: start)
-        for _ in 0..<seconds {
+        for _ in 0 ..< seconds {
             try await Task.sleep(for: .seconds(1))
             guard let reading = ProcessCounters(pid: pid) else { throw DemoFailure("the daemon ended during the window") }
             window.add(reading)

@@ -15,12 +15,14 @@ struct ProcessCounters: Sendable {
     /// Reads `pid`'s counters now; nil once it is gone (or `/proc` is not readable).
     init?(pid: Int32) {
         guard let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task"),
-              let io = try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8),
-              let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+            let io = try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8),
+            let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        else { return nil }
         var threads: [Int32: (UInt64, UInt64)] = [:]
         for task in tasks {
             guard let tid = Int32(task),
-                  let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8) else { continue }
+                let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/schedstat", encoding: .utf8)
+            else { continue }
             let fields = text.split(whereSeparator: \.isWhitespace).compactMap { UInt64($0) }
             if fields.count >= 3 { threads[tid] = (fields[0], fields[2]) }
         }

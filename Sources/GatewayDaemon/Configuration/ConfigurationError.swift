@@ -34,5 +34,6 @@ public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConver
         self.message = message
     }
 
+    /// The message and its stable code (`… [config.unknown-key]`), as the CLI prints it.
     public var description: String { "\(message) [\(code.rawValue)]" }
 }

@@ -12,7 +12,9 @@ public enum ConfigurationFile {
             let reason = errno
             if reason == ENOENT && !required { return nil }
             if reason == ENOENT {
-                throw ConfigurationError(.missingFile, "\(path): no such configuration file; create it (every key is described in deploy/gateway.toml.example) or leave out --config")
+                throw ConfigurationError(
+                    .missingFile, "\(path): no such configuration file; create it (every key is described in deploy/gateway.toml.example) or leave out --config"
+                )
             }
             throw unreadable(path, reason)
         }

@@ -6,7 +6,8 @@ extension ConfigurationKey {
         _ section: String, _ name: String, _ property: WritableKeyPath<GatewayConfiguration, String> & Sendable,
         allowed: String, check: @escaping @Sendable (String) throws(ValueRejection) -> String
     ) -> ConfigurationKey {
-        ConfigurationKey(section: section, name: name, kind: .string, allowed: allowed,
+        ConfigurationKey(
+            section: section, name: name, kind: .string, allowed: allowed,
             store: { configuration, value throws(ValueRejection) in
                 guard case .string(let text) = value else { throw .wrongType }
                 configuration[keyPath: property] = try check(text)
@@ -19,7 +20,8 @@ extension ConfigurationKey {
         _ section: String, _ name: String, _ property: WritableKeyPath<GatewayConfiguration, String?> & Sendable,
         allowed: String, check: @escaping @Sendable (String) throws(ValueRejection) -> Void
     ) -> ConfigurationKey {
-        ConfigurationKey(section: section, name: name, kind: .string, allowed: allowed,
+        ConfigurationKey(
+            section: section, name: name, kind: .string, allowed: allowed,
             store: { configuration, value throws(ValueRejection) in
                 guard case .string(let text) = value else { throw .wrongType }
                 if !text.isEmpty { try check(text) }
@@ -34,7 +36,8 @@ extension ConfigurationKey {
         _ range: ClosedRange<Number>, unit: String? = nil
     ) -> ConfigurationKey {
         let counted = unit.map { "a whole number of \($0)" } ?? "a whole number"
-        return ConfigurationKey(section: section, name: name, kind: .integer,
+        return ConfigurationKey(
+            section: section, name: name, kind: .integer,
             allowed: "\(counted) from \(range.lowerBound) to \(range.upperBound)",
             store: { configuration, value throws(ValueRejection) in
                 guard case .integer(let number) = value else { throw .wrongType }
@@ -49,7 +52,8 @@ extension ConfigurationKey {
         _ section: String, _ name: String, _ property: WritableKeyPath<GatewayConfiguration, Duration> & Sendable,
         _ unit: TimeUnit, _ range: ClosedRange<Int>
     ) -> ConfigurationKey {
-        ConfigurationKey(section: section, name: name, kind: .integer,
+        ConfigurationKey(
+            section: section, name: name, kind: .integer,
             allowed: "a whole number of \(unit.rawValue) from \(range.lowerBound) to \(range.upperBound)",
             store: { configuration, value throws(ValueRejection) in
                 guard case .integer(let count) = value else { throw .wrongType }
@@ -63,7 +67,8 @@ extension ConfigurationKey {
     static func boolean(
         _ section: String, _ name: String, _ property: WritableKeyPath<GatewayConfiguration, Bool> & Sendable
     ) -> ConfigurationKey {
-        ConfigurationKey(section: section, name: name, kind: .boolean, allowed: "true or false",
+        ConfigurationKey(
+            section: section, name: name, kind: .boolean, allowed: "true or false",
             store: { configuration, value throws(ValueRejection) in
                 guard case .boolean(let flag) = value else { throw .wrongType }
                 configuration[keyPath: property] = flag

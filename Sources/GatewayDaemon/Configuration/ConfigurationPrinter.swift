@@ -4,9 +4,10 @@ public enum ConfigurationPrinter {
     /// Every section and key in schema order, with the values of `configuration`.
     public static func toml(_ configuration: GatewayConfiguration) -> String {
         ConfigurationSchema.sections.map { section in
-            (["[\(section)]"] + ConfigurationSchema.keys(in: section).map { key in
-                "\(key.name) = \(key.current(configuration).tomlText)"
-            }).joined(separator: "\n")
+            (["[\(section)]"]
+                + ConfigurationSchema.keys(in: section).map { key in
+                    "\(key.name) = \(key.current(configuration).tomlText)"
+                }).joined(separator: "\n")
         }.joined(separator: "\n\n")
     }
 }

@@ -10,43 +10,51 @@ enum ConfigurationSchema {
 
     /// The keys, grouped by section in file order.
     static let keys: [ConfigurationKey] = [
-        .text("gateway", "name", \.gateway.name,
-              allowed: "\"\" (the host name) or up to 64 printable characters", check: ValueChecks.gatewayName),
-        .text("gateway", "state_dir", \.gateway.stateDirectory,
-              allowed: "a directory path such as /var/lib/edge-gateway", check: ValueChecks.stateDirectory),
+        .text(
+            "gateway", "name", \.gateway.name,
+            allowed: "\"\" (the host name) or up to 64 printable characters", check: ValueChecks.gatewayName),
+        .text(
+            "gateway", "state_dir", \.gateway.stateDirectory,
+            allowed: "a directory path such as /var/lib/edge-gateway", check: ValueChecks.stateDirectory),
         .boolean("gateway", "hold_until_clock_sync", \.gateway.holdUntilClockSync),
 
-        .text("bluetooth", "adapter", \.bluetooth.adapter,
-              allowed: "a BlueZ adapter name hciN, such as hci0", check: ValueChecks.adapter),
-        .integer("bluetooth", "max_parallel_connects", \.bluetooth.maxParallelConnects, 1...8),
-        .duration("bluetooth", "reconnect_max_backoff_s", \.bluetooth.reconnectMaxBackoff, .seconds, 1...3600),
-        .duration("bluetooth", "stall_timeout_s", \.bluetooth.stallTimeout, .seconds, 1...600),
+        .text(
+            "bluetooth", "adapter", \.bluetooth.adapter,
+            allowed: "a BlueZ adapter name hciN, such as hci0", check: ValueChecks.adapter),
+        .integer("bluetooth", "max_parallel_connects", \.bluetooth.maxParallelConnects, 1 ... 8),
+        .duration("bluetooth", "reconnect_max_backoff_s", \.bluetooth.reconnectMaxBackoff, .seconds, 1 ... 3600),
+        .duration("bluetooth", "stall_timeout_s", \.bluetooth.stallTimeout, .seconds, 1 ... 600),
 
-        .integer("queue", "max_records", \.queue.maxRecords, 1...1_000_000_000, unit: "records"),
-        .integer("queue", "max_bytes", \.queue.maxBytes, 1_048_576...1_099_511_627_776, unit: "bytes"),
-        .duration("queue", "max_age_days", \.queue.maxAge, .days, 1...3650),
-        .duration("queue", "commit_interval_ms", \.queue.commitInterval, .milliseconds, 1...60_000),
-        .integer("queue", "commit_max", \.queue.commitMax, 1...100_000, unit: "records"),
+        .integer("queue", "max_records", \.queue.maxRecords, 1 ... 1_000_000_000, unit: "records"),
+        .integer("queue", "max_bytes", \.queue.maxBytes, 1_048_576 ... 1_099_511_627_776, unit: "bytes"),
+        .duration("queue", "max_age_days", \.queue.maxAge, .days, 1 ... 3650),
+        .duration("queue", "commit_interval_ms", \.queue.commitInterval, .milliseconds, 1 ... 60_000),
+        .integer("queue", "commit_max", \.queue.commitMax, 1 ... 100_000, unit: "records"),
 
-        .optionalText("uplink", "base_url", \.uplink.baseURL,
-                      allowed: "\"\" (the server recorded at enrolment) or an https:// URL (http:// only to a loopback host)",
-                      check: ValueChecks.baseURL),
-        .optionalText("uplink", "fhir_path", \.uplink.fhirPath,
-                      allowed: "\"\" (the path recorded at enrolment) or a path starting with /, such as /FHIR/R5/ (/fhir/r5/ on JHE v0.0.11 and older)",
-                      check: { text throws(ValueRejection) in _ = try ValueChecks.fhirPath(text) }),
-        .integer("uplink", "batch_size", \.uplink.batchSize, 1...1000, unit: "entries"),
-        .duration("uplink", "interval_s", \.uplink.interval, .seconds, 1...3600),
-        .text("uplink", "resolution", \.uplink.resolution,
-              allowed: "every-sample, or a window such as 60s, 5m, 1h (at most 24h)", check: ValueChecks.resolution),
+        .optionalText(
+            "uplink", "base_url", \.uplink.baseURL,
+            allowed: "\"\" (the server recorded at enrolment) or an https:// URL (http:// only to a loopback host)",
+            check: ValueChecks.baseURL),
+        .optionalText(
+            "uplink", "fhir_path", \.uplink.fhirPath,
+            allowed: "\"\" (the path recorded at enrolment) or a path starting with /, such as /FHIR/R5/ (/fhir/r5/ on JHE v0.0.11 and older)",
+            check: { text throws(ValueRejection) in _ = try ValueChecks.fhirPath(text) }),
+        .integer("uplink", "batch_size", \.uplink.batchSize, 1 ... 1000, unit: "entries"),
+        .duration("uplink", "interval_s", \.uplink.interval, .seconds, 1 ... 3600),
+        .text(
+            "uplink", "resolution", \.uplink.resolution,
+            allowed: "every-sample, or a window such as 60s, 5m, 1h (at most 24h)", check: ValueChecks.resolution),
         .boolean("uplink", "rr_intervals", \.uplink.rrIntervals),
         .boolean("uplink", "drop_no_contact", \.uplink.dropNoContact),
-        .optionalText("uplink", "ca_file", \.uplink.caFile,
-                      allowed: "\"\" (the system CA store only) or the path of a readable PEM file",
-                      check: ValueChecks.caFile),
-        .duration("uplink", "timeout_s", \.uplink.timeout, .seconds, 1...600),
+        .optionalText(
+            "uplink", "ca_file", \.uplink.caFile,
+            allowed: "\"\" (the system CA store only) or the path of a readable PEM file",
+            check: ValueChecks.caFile),
+        .duration("uplink", "timeout_s", \.uplink.timeout, .seconds, 1 ... 600),
 
-        .text("metrics", "listen", \.metrics.listen,
-              allowed: "\"\" (off) or host:port, such as 127.0.0.1:9464 or [::1]:9464", check: ValueChecks.listen),
+        .text(
+            "metrics", "listen", \.metrics.listen,
+            allowed: "\"\" (off) or host:port, such as 127.0.0.1:9464 or [::1]:9464", check: ValueChecks.listen),
     ]
 
     /// The keys of one section, in file order.

@@ -12,16 +12,21 @@ enum EnvironmentOverrides {
         var settings: [ConfigurationSetting] = []
         for (variable, text) in environment.sorted(by: { $0.key < $1.key }) where variable.hasPrefix(prefix) {
             if let key = ConfigurationSchema.keys.first(where: { $0.environmentVariable == variable }) {
-                settings.append(ConfigurationSetting(key: key, value: key.value(fromEnvironment: text),
-                                                     origin: .environment(variable: variable, text: text)))
+                settings.append(
+                    ConfigurationSetting(
+                        key: key, value: key.value(fromEnvironment: text),
+                        origin: .environment(variable: variable, text: text)))
             } else if variable == stateDirectoryVariable {
                 if !text.isEmpty, let key = ConfigurationSchema.key("gateway", "state_dir") {
-                    settings.append(ConfigurationSetting(key: key, value: .string(text),
-                                                         origin: .environment(variable: variable, text: text)))
+                    settings.append(
+                        ConfigurationSetting(
+                            key: key, value: .string(text),
+                            origin: .environment(variable: variable, text: text)))
                 }
             } else if let section = ConfigurationSchema.sections.first(where: { variable.hasPrefix(prefix + $0.uppercased() + "_") }) {
                 let names = ConfigurationSchema.keys(in: section).map(\.environmentVariable).joined(separator: ", ")
-                throw ConfigurationError(.unknownVariable, "environment variable \(variable) names no key of [\(section)]; the overrides of [\(section)] are \(names)")
+                throw ConfigurationError(
+                    .unknownVariable, "environment variable \(variable) names no key of [\(section)]; the overrides of [\(section)] are \(names)")
             }
         }
         try checkAgreement(settings)

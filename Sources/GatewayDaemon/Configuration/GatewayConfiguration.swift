@@ -79,9 +79,12 @@ public struct GatewayConfiguration: Sendable, Equatable {
         var listen = ""
     }
 
+    /// `[gateway]`: the box's name, its state directory (which `--state-dir` overrides) and the
+    /// hold on samples until the clock is synchronised.
     public var gateway = Gateway()
     var bluetooth = Bluetooth()
     var queue = Queue()
+    /// `[uplink]`: which JHE server to use, and how samples are batched, shaped and sent to it.
     public var uplink = Uplink()
     var metrics = Metrics()
 }

@@ -17,7 +17,7 @@ struct ListenAddress: Sendable, Equatable {
     init?(_ text: String) {
         guard let colon = text.lastIndex(of: ":") else { return nil }
         let portText = text[text.index(after: colon)...]
-        guard portText.allSatisfy({ $0.isASCII && $0.isNumber }), let port = Int(portText), (1...65_535).contains(port) else {
+        guard portText.allSatisfy({ $0.isASCII && $0.isNumber }), let port = Int(portText), (1 ... 65_535).contains(port) else {
             return nil
         }
         var host = text[..<colon]

@@ -66,8 +66,10 @@ struct ClockRepairService: Service {
 
     private func log(_ released: HeldSamples.Release) {
         let why = clock.source.isSynchronized() ? "the clock is synchronised" : "hold_until_clock_sync is off"
-        logger.notice("\(why): released held samples, re-stamped from the monotonic clock", metadata: [
-            "repaired": "\(released.repaired)", "unrepairable": "\(released.unrepairable)", "undecodable": "\(released.undecodable)",
-        ])
+        logger.notice(
+            "\(why): released held samples, re-stamped from the monotonic clock",
+            metadata: [
+                "repaired": "\(released.repaired)", "unrepairable": "\(released.unrepairable)", "undecodable": "\(released.undecodable)",
+            ])
     }
 }

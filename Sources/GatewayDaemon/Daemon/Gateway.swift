@@ -87,9 +87,10 @@ public struct Gateway {
         if !configuration.metrics.listen.isEmpty {
             services.append(try metricsServer(counters: counters, queue: queue))
         }
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
-            services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
-            gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         logger.notice("edge-gateway started", metadata: ["state_dir": "\(stateDirectory)", "adapter": "\(configuration.bluetooth.adapter)"])
         do {
             try await group.run()
@@ -111,10 +112,13 @@ public struct Gateway {
             throw ConfigurationError(.invalidValue, "[metrics] listen = \"\(configuration.metrics.listen)\" is not host:port")
         }
         if !address.isLoopback {
-            logger.warning("metrics are served beyond this machine, without authentication", metadata: [
-                "listen": "\(configuration.metrics.listen)",
-                "fix": "anyone on the network can read strap addresses and sample counts; listen on 127.0.0.1 and scrape through an SSH tunnel or an authenticating reverse proxy",
-            ])
+            logger.warning(
+                "metrics are served beyond this machine, without authentication",
+                metadata: [
+                    "listen": "\(configuration.metrics.listen)",
+                    "fix":
+                        "anyone on the network can read strap addresses and sample counts; listen on 127.0.0.1 and scrape through an SSH tunnel or an authenticating reverse proxy",
+                ])
         }
         return MetricsServer(address: address, logger: logger) {
             do {
@@ -133,7 +137,8 @@ public struct Gateway {
     static func tell(_ notifier: SystemdNotifier?, _ report: GatewayStatusReport, logger: Logger) {
         guard let notifier else { return }
         let subscribed = report.sensors.filter { $0.state == SensorState.subscribed.name }.count
-        let uplink = report.uplink.reenrolmentRequired.map { "re-enrolment required: \($0)" }
+        let uplink =
+            report.uplink.reenrolmentRequired.map { "re-enrolment required: \($0)" }
             ?? report.uplink.currentError.map { _ in "uplink failing (see status)" } ?? "uplink ok"
         do {
             try notifier.send(["READY=1", "STATUS=\(subscribed)/\(report.sensors.count) straps subscribed; \(uplink)", "WATCHDOG=1"])
@@ -168,7 +173,9 @@ public struct Gateway {
             throw error
         }
         if let recovery = queue.recovery {
-            logger.critical("the queue file was damaged and replaced by a new one; import its readable records with `edge-gateway queue import`", metadata: ["report": "\(recovery)"])
+            logger.critical(
+                "the queue file was damaged and replaced by a new one; import its readable records with `edge-gateway queue import`",
+                metadata: ["report": "\(recovery)"])
         }
         return queue
     }

@@ -44,10 +44,12 @@ struct SampleIntake: Service {
                 try await target.append(contentsOf: records)
                 (target === held ? heldCommitted : committed).raise()
                 counters.update { $0.accepted(samples) }
-                logger.debug("accepted samples", metadata: [
-                    "queue": "\(target === held ? "held" : "upload")",
-                    "ids": "\(samples.map(\.id.uuidString).joined(separator: ","))",
-                ])
+                logger.debug(
+                    "accepted samples",
+                    metadata: [
+                        "queue": "\(target === held ? "held" : "upload")",
+                        "ids": "\(samples.map(\.id.uuidString).joined(separator: ","))",
+                    ])
             } catch {
                 counters.update { $0.refused(samples.count) }
                 logger.error("could not store \(samples.count) samples; they are lost", metadata: ["queue": "\(target.path)", "error": "\(error)"])
@@ -68,9 +70,11 @@ struct SampleIntake: Service {
                 kept.append(sample)
             } catch {
                 counters.update { $0.refused(1) }
-                logger.error("refused a sample the queue cannot hold", metadata: [
-                    "sensor": "\(sample.sensor)", "sample": "\(sample.id)", "error": "\(error)", "code": "\(error.code)",
-                ])
+                logger.error(
+                    "refused a sample the queue cannot hold",
+                    metadata: [
+                        "sensor": "\(sample.sensor)", "sample": "\(sample.id)", "error": "\(error)", "code": "\(error.code)",
+                    ])
             }
         }
         return (kept, records)

@@ -34,9 +34,11 @@ struct SensorFleet: Service {
         guard let client = await connect() else { return }
         let watch = FileChangeWatch(directory: bindings.directory, names: [SensorBindingStore.fileName], signal: bindingsChanged)
         if watch == nil {
-            logger.warning("cannot watch the state directory for binding changes (inotify); reading sensors.json every \(fallbackInterval)", metadata: [
-                "fix": "raise fs.inotify.max_user_instances, or send SIGHUP (systemctl reload edge-gateway) after pair/forget",
-            ])
+            logger.warning(
+                "cannot watch the state directory for binding changes (inotify); reading sensors.json every \(fallbackInterval)",
+                metadata: [
+                    "fix": "raise fs.inotify.max_user_instances, or send SIGHUP (systemctl reload edge-gateway) after pair/forget"
+                ])
         }
         defer { watch?.cancel() }
         let slots = ConnectionSlots(limit: maxParallelConnects)
@@ -108,15 +110,19 @@ struct SensorFleet: Service {
         case .stateChanged(let address, let state):
             logger.info("strap state", metadata: ["sensor": "\(address)", "state": "\(state)"])
         case .deviceInfo(let address, let details):
-            logger.info("strap details", metadata: [
-                "sensor": "\(address)", "name": "\(details.name ?? "-")", "battery": "\(details.batteryPercent.map(String.init) ?? "-")",
-            ])
+            logger.info(
+                "strap details",
+                metadata: [
+                    "sensor": "\(address)", "name": "\(details.name ?? "-")", "battery": "\(details.batteryPercent.map(String.init) ?? "-")",
+                ])
         case .malformedFrame(let address, let bytes, let error, let count):
             Task { await malformed.record(address, bytes: bytes, error: error, total: count) }
         case .retrying(let address, let reason, let transient, let delay):
-            logger.warning("strap cycle failed; retrying", metadata: [
-                "sensor": "\(address)", "reason": "\(reason)", "transient": "\(transient)", "after": "\(delay)",
-            ])
+            logger.warning(
+                "strap cycle failed; retrying",
+                metadata: [
+                    "sensor": "\(address)", "reason": "\(reason)", "transient": "\(transient)", "after": "\(delay)",
+                ])
         case .stalled(let address):
             logger.warning("strap went silent; reconnecting", metadata: ["sensor": "\(address)"])
         }

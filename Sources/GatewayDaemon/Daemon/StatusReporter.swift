@@ -41,8 +41,9 @@ struct StatusReporter: Service {
         var failing = false
         while true {
             let report = counters.read {
-                $0.report(name: gatewayName, startedAt: startedAt, refreshSeconds: heartbeat.seconds,
-                          clockSynchronized: clock.source.isSynchronized())
+                $0.report(
+                    name: gatewayName, startedAt: startedAt, refreshSeconds: heartbeat.seconds,
+                    clockSynchronized: clock.source.isSynchronized())
             }
             do {
                 try StatusReportFile.write(report, directory: runtimeDirectory ?? stateDirectory)

@@ -38,9 +38,11 @@ struct UplinkEpisode {
     /// A round went through; ends the episode if one was open.
     mutating func succeeded(at time: Date) {
         guard let since = failingSince else { return }
-        logger.notice("uploads recovered", metadata: [
-            "failing_for_s": "\(Int(time.timeIntervalSince(since).rounded()))", "failed_rounds": "\(failedRounds)",
-        ])
+        logger.notice(
+            "uploads recovered",
+            metadata: [
+                "failing_for_s": "\(Int(time.timeIntervalSince(since).rounded()))", "failed_rounds": "\(failedRounds)",
+            ])
         failingSince = nil
         failedRounds = 0
         counters.update { $0.uplinkRecovered() }

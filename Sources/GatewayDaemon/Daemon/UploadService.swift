@@ -150,9 +150,11 @@ struct UploadService: Service {
         try await queue.ack(settled)
         for (reason, ids) in refused {
             try await queue.reject(ids, reason: reason)
-            logger.warning("the server refused samples; they are dead letters now (`edge-gateway queue dead`)", metadata: [
-                "samples": "\(ids.count)", "reason": "\(reason)",
-            ])
+            logger.warning(
+                "the server refused samples; they are dead letters now (`edge-gateway queue dead`)",
+                metadata: [
+                    "samples": "\(ids.count)", "reason": "\(reason)",
+                ])
         }
         let perSample = zip(samples, outcomes).map { ($0.sample.sensor, $1) }
         counters.update { $0.uploaded(perSample, latency: latency, at: Date()) }

@@ -111,9 +111,12 @@ public struct FrameReport {
                 line.add("contact", .string(measurement.contact.rawValue))
                 line.add("energy_expended_kj", measurement.energyExpended.map { .integer(Int($0)) } ?? .null)
                 line.add("rr_intervals", .array(measurement.rrIntervals.map { .integer(Int($0)) }))
-                line.add("rr_intervals_ms", .array(measurement.rrIntervals.map {
-                    .number(DecimalText.milliseconds(fromRRInterval: $0, fractionDigits: 3))
-                }))
+                line.add(
+                    "rr_intervals_ms",
+                    .array(
+                        measurement.rrIntervals.map {
+                            .number(DecimalText.milliseconds(fromRRInterval: $0, fractionDigits: 3))
+                        }))
                 line.add("ignored_trailing_bytes", .integer(decoded.ignoredTrailingBytes))
             case .location(let location):
                 line.add("location", .string(location.description))

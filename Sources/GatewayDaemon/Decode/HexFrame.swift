@@ -28,7 +28,7 @@ enum HexFrame {
             throw ParseError(description: "'\(text)' has an odd number of hex digits (\(digits.count)): write each byte as two digits")
         }
         return stride(from: 0, to: digits.count, by: 2).map { index in
-            UInt8(String(digits[index...index + 1]), radix: 16)!
+            UInt8(String(digits[index ... index + 1]), radix: 16)!
         }
     }
 

@@ -56,10 +56,13 @@ struct MetricsExchange {
         return nil
     }
 
-    private func reply(_ status: Int, _ reason: String, _ body: String, contentType: String = "text/plain; charset=utf-8",
-                       extraHeaders: String = "", withBody: Bool = true) {
+    private func reply(
+        _ status: Int, _ reason: String, _ body: String, contentType: String = "text/plain; charset=utf-8",
+        extraHeaders: String = "", withBody: Bool = true
+    ) {
         let content = Array(body.utf8)
-        let head = "HTTP/1.1 \(status) \(reason)\r\nContent-Type: \(contentType)\r\nContent-Length: \(content.count)\r\n"
+        let head =
+            "HTTP/1.1 \(status) \(reason)\r\nContent-Type: \(contentType)\r\nContent-Length: \(content.count)\r\n"
             + "Server: edge-gateway\r\nConnection: close\r\n\(extraHeaders)\r\n"
         var bytes = Array(head.utf8)
         if withBody { bytes += content }

@@ -20,19 +20,24 @@ struct MetricsListener: Sendable {
         var found: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(address.host, String(address.port), &hints, &found)
         guard status == 0, let first = found else {
-            throw MetricsListenError(message: "cannot listen for metrics on \(endpoint): the host does not resolve (\(String(cString: gai_strerror(status)))); fix [metrics] listen")
+            throw MetricsListenError(
+                message: "cannot listen for metrics on \(endpoint): the host does not resolve (\(String(cString: gai_strerror(status)))); fix [metrics] listen")
         }
         defer { freeaddrinfo(found) }
         let socket = Glibc.socket(first.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard socket >= 0 else {
-            throw MetricsListenError(message: "cannot listen for metrics on \(endpoint): \(String(cString: strerror(errno))); the process is out of descriptors")
+            throw MetricsListenError(
+                message: "cannot listen for metrics on \(endpoint): \(String(cString: strerror(errno))); the process is out of descriptors")
         }
         var on: Int32 = 1
         setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
         guard bind(socket, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0, listen(socket, 16) == 0 else {
             let reason = String(cString: strerror(errno))
             Glibc.close(socket)
-            throw MetricsListenError(message: "cannot listen for metrics on \(endpoint): \(reason); another process may hold the port: choose another [metrics] listen, or stop that process")
+            throw MetricsListenError(
+                message:
+                    "cannot listen for metrics on \(endpoint): \(reason); another process may hold the port: choose another [metrics] listen, or stop that process"
+            )
         }
         descriptor = socket
         port = Self.boundPort(socket)

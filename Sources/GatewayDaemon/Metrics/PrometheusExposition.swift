@@ -71,8 +71,8 @@ enum PrometheusExposition {
     }
 
     private static func sample(_ text: inout String, _ name: String, _ labels: [String: String], _ value: String) {
-        let labelText = labels.isEmpty ? "" :
-            "{" + labels.sorted { $0.key < $1.key }.map { "\($0.key)=\"\(escapedLabel($0.value))\"" }.joined(separator: ",") + "}"
+        let labelText =
+            labels.isEmpty ? "" : "{" + labels.sorted { $0.key < $1.key }.map { "\($0.key)=\"\(escapedLabel($0.value))\"" }.joined(separator: ",") + "}"
         text += "\(prefix)\(name)\(labelText) \(value)\n"
     }
 

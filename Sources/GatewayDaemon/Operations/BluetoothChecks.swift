@@ -11,8 +11,11 @@ enum BluetoothChecks {
         do {
             client = try await BlueZClient.connect(bus)
         } catch {
-            return [.fail("bluetoothd", "cannot reach the system D-Bus bus (\(error))",
-                          fix: "check that dbus runs (systemctl status dbus) and that DBUS_SYSTEM_BUS_ADDRESS, if set, is right")]
+            return [
+                .fail(
+                    "bluetoothd", "cannot reach the system D-Bus bus (\(error))",
+                    fix: "check that dbus runs (systemctl status dbus) and that DBUS_SYSTEM_BUS_ADDRESS, if set, is right")
+            ]
                 + skipped(because: "the system bus is unreachable")
         }
         let checks = await run(client: client, adapterName: adapterName, bindings: bindings)
@@ -22,15 +25,20 @@ enum BluetoothChecks {
 
     private static func run(client: BlueZClient, adapterName: String, bindings: Result<[SensorBinding], SensorBindingStore.Failure>) async -> [DoctorCheck] {
         guard await client.isDaemonRunning else {
-            return [.fail("bluetoothd", "not running (nobody owns org.bluez on the system bus)",
-                          fix: "start it: systemctl start bluetooth")]
+            return [
+                .fail(
+                    "bluetoothd", "not running (nobody owns org.bluez on the system bus)",
+                    fix: "start it: systemctl start bluetooth")
+            ]
                 + skipped(because: "bluetoothd is not running")
         }
         var checks = [DoctorCheck.pass("bluetoothd", "running (org.bluez owned on the system bus)")]
         guard let adapter = await client.adapter(named: adapterName) else {
             let present = await client.adapters().map(\.name)
-            checks.append(.fail("adapter", "no adapter \(adapterName)" + (present.isEmpty ? " (none at all)" : " (present: \(present.joined(separator: ", ")))"),
-                                fix: present.isEmpty ? "plug in the Bluetooth dongle, check `rfkill list`" : "set [bluetooth] adapter in the configuration to one of them"))
+            checks.append(
+                .fail(
+                    "adapter", "no adapter \(adapterName)" + (present.isEmpty ? " (none at all)" : " (present: \(present.joined(separator: ", ")))"),
+                    fix: present.isEmpty ? "plug in the Bluetooth dongle, check `rfkill list`" : "set [bluetooth] adapter in the configuration to one of them"))
             return checks + [.fail("sensors", "not checked: adapter \(adapterName) is missing", fix: "fix the adapter first")]
         }
         guard await adapter.isPowered else {
@@ -60,14 +68,17 @@ enum BluetoothChecks {
             }
         }
         guard unknown.isEmpty else {
-            return .fail("sensors", "\(unknown.count) of \(bound.count) bound straps unknown to bluetoothd: \(unknown.joined(separator: ", "))",
-                         fix: "wake the strap (wear it), bring it in range and run `edge-gateway pair ADDRESS` again")
+            return .fail(
+                "sensors", "\(unknown.count) of \(bound.count) bound straps unknown to bluetoothd: \(unknown.joined(separator: ", "))",
+                fix: "wake the strap (wear it), bring it in range and run `edge-gateway pair ADDRESS` again")
         }
         return .pass("sensors", "\(bound.count) bound, all known to bluetoothd")
     }
 
     private static func skipped(because reason: String) -> [DoctorCheck] {
-        [.fail("adapter", "not checked: \(reason)", fix: "fix bluetoothd first"),
-         .fail("sensors", "not checked: \(reason)", fix: "fix bluetoothd first")]
+        [
+            .fail("adapter", "not checked: \(reason)", fix: "fix bluetoothd first"),
+            .fail("sensors", "not checked: \(reason)", fix: "fix bluetoothd first"),
+        ]
     }
 }

@@ -33,7 +33,8 @@ struct DaemonLiveness: Equatable {
             detail = "daemon not running (\(last), older than 3 × \(AgeText.format(seconds: report.refreshSeconds)))"
         } else {
             running = true
-            detail = "running (pid \(report.pid), up \(AgeText.format(seconds: now.timeIntervalSince(report.startedAt))), report \(AgeText.format(seconds: age)) old)"
+            detail =
+                "running (pid \(report.pid), up \(AgeText.format(seconds: now.timeIntervalSince(report.startedAt))), report \(AgeText.format(seconds: age)) old)"
         }
     }
 

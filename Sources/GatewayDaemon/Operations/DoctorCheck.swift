@@ -1,6 +1,7 @@
 /// One `doctor` finding: a name, whether it passed, what was seen, and for a failure what to do.
 public struct DoctorCheck: Sendable, Equatable {
     let name: String
+    /// Whether the check passed; `doctor` counts the failures for its summary and exit status.
     public let passed: Bool
     /// What was found (pass) or what is wrong (fail).
     let detail: String

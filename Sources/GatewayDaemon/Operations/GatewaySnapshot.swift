@@ -18,9 +18,13 @@ public struct GatewaySnapshot {
     public struct Unreadable: Error, CustomStringConvertible {
         /// `state-dir-unreadable`.
         let code = "state-dir-unreadable"
+        /// Which directory and why it cannot be read (missing, not a directory, no permission),
+        /// with what to do about it.
         public let description: String
     }
 
+    /// The state directory the snapshot was read from, as `status` prints it (and where it finds
+    /// the upload history).
     public let stateDirectory: String
     let configuration: GatewayConfiguration
     let now: Date
@@ -45,7 +49,9 @@ public struct GatewaySnapshot {
             throw Unreadable(description: "state directory \(stateDirectory) does not exist; pass --state-dir, or enrol and pair first (they create it)")
         }
         guard kind == .directory, access(stateDirectory, R_OK | X_OK) == 0 else {
-            throw Unreadable(description: "cannot read state directory \(stateDirectory)" + (kind == .directory ? " (\(String(cString: strerror(errno))))" : " (not a directory)") + "; run as the gateway's user or with sudo")
+            throw Unreadable(
+                description: "cannot read state directory \(stateDirectory)"
+                    + (kind == .directory ? " (\(String(cString: strerror(errno))))" : " (not a directory)") + "; run as the gateway's user or with sudo")
         }
         let report: GatewayStatusReport?
         var reportProblem: String?

@@ -14,8 +14,9 @@ enum HostChecks {
     static func diskSpace(stateDirectory: String, minimum: Int64 = minimumFreeBytes) -> DoctorCheck {
         var info = statvfs()
         guard statvfs(stateDirectory, &info) == 0 else {
-            return .fail("disk space", "cannot examine \(stateDirectory): \(String(cString: strerror(errno)))",
-                         fix: "create the state directory (enroll and pair do) or pass --state-dir")
+            return .fail(
+                "disk space", "cannot examine \(stateDirectory): \(String(cString: strerror(errno)))",
+                fix: "create the state directory (enroll and pair do) or pass --state-dir")
         }
         let free = Int64(info.f_bavail) * Int64(info.f_frsize)
         let total = Int64(info.f_blocks) * Int64(info.f_frsize)
@@ -26,8 +27,9 @@ enum HostChecks {
     static func diskSpace(free: Int64, total: Int64, directory: String, minimum: Int64) -> DoctorCheck {
         let detail = "\(megabytes(free)) MB free of \(megabytes(total)) MB in \(directory)"
         guard free >= minimum else {
-            return .fail("disk space", "only " + detail + " (under \(megabytes(minimum)) MB)",
-                         fix: "free space on that file system; when it is full the queue stops accepting samples")
+            return .fail(
+                "disk space", "only " + detail + " (under \(megabytes(minimum)) MB)",
+                fix: "free space on that file system; when it is full the queue stops accepting samples")
         }
         return .pass("disk space", detail)
     }
@@ -36,18 +38,21 @@ enum HostChecks {
     /// under `[gateway] hold_until_clock_sync` (`holding`).
     static func clock(synchronized: Bool, holding: Bool) -> DoctorCheck {
         guard !synchronized else { return .pass("clock", "synchronised") }
-        let effect = holding
+        let effect =
+            holding
             ? "samples are held until it is, then re-stamped"
             : "samples are uploaded with its time: hold_until_clock_sync is off"
-        return .fail("clock", "not synchronised (\(effect))",
-                     fix: "enable NTP: timedatectl set-ntp true, and check that the box reaches its time servers")
+        return .fail(
+            "clock", "not synchronised (\(effect))",
+            fix: "enable NTP: timedatectl set-ntp true, and check that the box reaches its time servers")
     }
 
     /// Damaged queue files moved aside whose records have not been imported.
     static func movedAside(_ files: [MovedAsideQueue]) -> DoctorCheck {
         guard !files.isEmpty else { return .pass("queue files", "no damaged queue moved aside") }
-        return .fail("queue files", "\(files.count) damaged queue file(s) moved aside, records not imported: " + files.map(\.path).joined(separator: ", "),
-                     fix: "edge-gateway queue import (appends their readable records to the live queue)")
+        return .fail(
+            "queue files", "\(files.count) damaged queue file(s) moved aside, records not imported: " + files.map(\.path).joined(separator: ", "),
+            fix: "edge-gateway queue import (appends their readable records to the live queue)")
     }
 
     private static func megabytes(_ bytes: Int64) -> Int64 { bytes / 1_000_000 }

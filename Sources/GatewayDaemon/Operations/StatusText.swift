@@ -16,13 +16,16 @@ public enum StatusText {
         var heading = TextTable()
         heading.add(["daemon", snapshot.liveness.detail])
         let awaiting = snapshot.report.map { $0.samplesAwaitingClock > 0 ? ", \($0.samplesAwaitingClock) samples waiting for it" : "" } ?? ""
-        let effect = snapshot.configuration.gateway.holdUntilClockSync ? "samples are held until it is" : "samples are sent with its time: hold_until_clock_sync is off"
+        let effect =
+            snapshot.configuration.gateway.holdUntilClockSync ? "samples are held until it is" : "samples are sent with its time: hold_until_clock_sync is off"
         heading.add(["clock", (snapshot.clockSynchronized ? "synchronised" : "NOT synchronised (\(effect))") + awaiting])
         lines += heading.lines
         lines += [""] + sensors(snapshot)
         var queueTable = queue(snapshot.queue)
         if let held = snapshot.heldCount, held > 0 {
-            queueTable.add(["held for the clock", "\(held) (in \(HeldSamples.fileName); released when the clock synchronises, or with `edge-gateway queue release-held`)"])
+            queueTable.add([
+                "held for the clock", "\(held) (in \(HeldSamples.fileName); released when the clock synchronises, or with `edge-gateway queue release-held`)",
+            ])
         }
         for file in snapshot.movedAside {
             queueTable.add(["moved aside", "\(file.path) (\(file.bytes) bytes, damaged; import its records with `edge-gateway queue import`)"])
@@ -41,16 +44,22 @@ public enum StatusText {
         guard !rows.isEmpty else {
             return ["sensors: none bound" + (snapshot.bindingsProblem.map { " (\($0))" } ?? " (bind one with `edge-gateway pair ADDRESS`)")]
         }
-        var table = TextTable(header: ["SENSOR", "ALIAS", "PATIENT", "STATE", "LAST SAMPLE", "BPM", "BATTERY", "RECEIVED", "ACCEPTED", "DELIVERED", "DUPLICATE", "REJECTED", "MALFORMED", "RECONNECTS"])
+        var table = TextTable(header: [
+            "SENSOR", "ALIAS", "PATIENT", "STATE", "LAST SAMPLE", "BPM", "BATTERY", "RECEIVED", "ACCEPTED", "DELIVERED", "DUPLICATE", "REJECTED", "MALFORMED",
+            "RECONNECTS",
+        ])
         for row in rows {
             let counts = row.counts
-            let numbers = [counts?.samplesReceived, counts?.samplesAccepted, counts?.samplesDelivered, counts?.samplesDuplicate,
-                           counts?.samplesRejected, counts?.malformedFrames, counts?.reconnects].map { $0.map(String.init) ?? "-" }
-            table.add([
-                row.status.address, row.status.alias ?? "-", row.status.patientID ?? "-", row.status.state,
-                row.status.lastSampleAt.map { AgeText.format(seconds: snapshot.now.timeIntervalSince($0)) + " ago" } ?? "-",
-                row.status.bpm.map(String.init) ?? "-", row.status.batteryPercent.map { "\($0) %" } ?? "-",
-            ] + numbers)
+            let numbers = [
+                counts?.samplesReceived, counts?.samplesAccepted, counts?.samplesDelivered, counts?.samplesDuplicate,
+                counts?.samplesRejected, counts?.malformedFrames, counts?.reconnects,
+            ].map { $0.map(String.init) ?? "-" }
+            table.add(
+                [
+                    row.status.address, row.status.alias ?? "-", row.status.patientID ?? "-", row.status.state,
+                    row.status.lastSampleAt.map { AgeText.format(seconds: snapshot.now.timeIntervalSince($0)) + " ago" } ?? "-",
+                    row.status.bpm.map(String.init) ?? "-", row.status.batteryPercent.map { "\($0) %" } ?? "-",
+                ] + numbers)
         }
         var lines = table.lines
         for row in rows where !row.status.stateDetail.isEmpty {
@@ -93,8 +102,13 @@ public enum StatusText {
             table.add(["patient / device", "\(credentials.patientID ?? "-") / \(credentials.deviceID ?? "-")"])
             let expiry = Date(timeIntervalSince1970: TimeInterval(credentials.expiresAt))
             let left = expiry.timeIntervalSince(snapshot.now)
-            table.add(["token expires", RFC3339Text.format(expiry) + (left > 0 ? " (in \(AgeText.format(seconds: left)))" : " (expired; the daemon renews it when it runs)")])
-            table.add(["re-enrolment", credentials.reenrolmentRequired.map { "REQUIRED: \($0); run `edge-gateway enroll` with a new invitation" } ?? "not needed"])
+            table.add([
+                "token expires",
+                RFC3339Text.format(expiry) + (left > 0 ? " (in \(AgeText.format(seconds: left)))" : " (expired; the daemon renews it when it runs)"),
+            ])
+            table.add([
+                "re-enrolment", credentials.reenrolmentRequired.map { "REQUIRED: \($0); run `edge-gateway enroll` with a new invitation" } ?? "not needed",
+            ])
         }
         table.add(["failing since", reported?.currentError.map { "\(when(reported?.failingSince, now: snapshot.now)): \($0)" } ?? "-"])
         table.add(["last success", when(reported?.lastSuccessAt, now: snapshot.now)])

@@ -16,7 +16,7 @@ struct TextTable {
     /// The lines, each column padded to its widest cell.
     var lines: [String] {
         let columns = rows.map(\.count).max() ?? 0
-        let widths = (0..<columns).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
+        let widths = (0 ..< columns).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
         return rows.map { row in
             var line = ""
             for (column, cell) in row.enumerated() {

@@ -24,7 +24,8 @@ struct UplinkChecks {
         let enrolled: Credentials?
         switch credentials {
         case .failure(let error):
-            return [.fail("jhe", "cannot read the credentials: \(error.message)", fix: "run `edge-gateway enroll` again")] + tokenSkipped("no readable credentials")
+            return [.fail("jhe", "cannot read the credentials: \(error.message)", fix: "run `edge-gateway enroll` again")]
+                + tokenSkipped("no readable credentials")
         case .success(let loaded):
             enrolled = loaded
         }
@@ -38,7 +39,8 @@ struct UplinkChecks {
             server = target
             transport = try CurlTransport(caFile: configuration.uplink.caFile, connectTimeout: .seconds(5))
         } catch {
-            let fix = error.code == .serverMoved
+            let fix =
+                error.code == .serverMoved
                 ? "enrol with the configured server, or remove [uplink] base_url" : "fix [uplink] base_url / ca_file in the configuration, or enrol again"
             return [.fail("jhe", error.message, fix: fix)] + tokenSkipped("no usable server")
         }
@@ -67,11 +69,13 @@ struct UplinkChecks {
             let reply = try await client.get("/o/.well-known/openid-configuration", token: nil)
             let milliseconds = Int(((ContinuousClock.now - started) / .milliseconds(1)).rounded())
             guard reply.status < 500 else {
-                return .fail("jhe", "\(client.server.host) answered HTTP \(reply.status)", fix: "the server is up but failing: check JHE (or the proxy in front of it)")
+                return .fail(
+                    "jhe", "\(client.server.host) answered HTTP \(reply.status)", fix: "the server is up but failing: check JHE (or the proxy in front of it)")
             }
             return .pass("jhe", "\(client.server.baseURL) answers (HTTP \(reply.status) in \(milliseconds) ms)")
         } catch {
-            return .fail("jhe", "cannot reach \(client.server.baseURL): \(error.message)", fix: "check the network, DNS, the server and TLS trust ([uplink] ca_file)")
+            return .fail(
+                "jhe", "cannot reach \(client.server.baseURL): \(error.message)", fix: "check the network, DNS, the server and TLS trust ([uplink] ca_file)")
         }
     }
 
@@ -80,12 +84,19 @@ struct UplinkChecks {
             return tokenSkipped("not enrolled")
         }
         if let reason = credentials.reenrolmentRequired {
-            return [.fail("token", "re-enrolment required: \(reason)", fix: "run `edge-gateway enroll` with a new invitation link; samples keep buffering meanwhile")]
+            return [
+                .fail(
+                    "token", "re-enrolment required: \(reason)", fix: "run `edge-gateway enroll` with a new invitation link; samples keep buffering meanwhile")
+            ]
                 + consentSkipped("re-enrolment is required")
         }
         let expiry = Date(timeIntervalSince1970: TimeInterval(credentials.expiresAt))
         guard expiry > now else {
-            return [.fail("token", "expired at \(RFC3339Text.format(expiry)); the daemon renews it when it runs", fix: "start the daemon: systemctl start edge-gateway")]
+            return [
+                .fail(
+                    "token", "expired at \(RFC3339Text.format(expiry)); the daemon renews it when it runs",
+                    fix: "start the daemon: systemctl start edge-gateway")
+            ]
                 + consentSkipped("the token has expired")
         }
         let tokenCheck: DoctorCheck
@@ -93,9 +104,13 @@ struct UplinkChecks {
             let reply = try await client.get("/api/v1/users/profile", token: credentials.accessToken)
             switch reply.status {
             case 200:
-                tokenCheck = .pass("token", "accepted by \(client.server.host), expires \(RFC3339Text.format(expiry)) (in \(AgeText.format(seconds: expiry.timeIntervalSince(now))))")
+                tokenCheck = .pass(
+                    "token",
+                    "accepted by \(client.server.host), expires \(RFC3339Text.format(expiry)) (in \(AgeText.format(seconds: expiry.timeIntervalSince(now))))")
             case 401:
-                tokenCheck = .fail("token", "rejected by \(client.server.host) (HTTP 401); the daemon renews it when it runs", fix: "start the daemon; if this persists, run `edge-gateway enroll` again")
+                tokenCheck = .fail(
+                    "token", "rejected by \(client.server.host) (HTTP 401); the daemon renews it when it runs",
+                    fix: "start the daemon; if this persists, run `edge-gateway enroll` again")
             default:
                 tokenCheck = .fail("token", "\(client.server.host) answered the profile request with HTTP \(reply.status)", fix: "check the server")
             }
@@ -125,15 +140,18 @@ struct UplinkChecks {
             return .fail(name, "could not check: \(error.message)", fix: "check the network and run doctor again")
         }
         guard reply.status == 200 else {
-            return .fail(name, "\(client.server.host) answered HTTP \(reply.status) for the patient's consents",
-                         fix: reply.status == 403 || reply.status == 404 ? "check the patient id bound to the strap (`edge-gateway sensors`)" : "check the server")
+            return .fail(
+                name, "\(client.server.host) answered HTTP \(reply.status) for the patient's consents",
+                fix: reply.status == 403 || reply.status == 404 ? "check the patient id bound to the strap (`edge-gateway sensors`)" : "check the server")
         }
         guard let consents = try? PatientConsents(json: reply.body) else {
-            return .fail(name, "the consents reply from \(client.server.host) could not be read", fix: "check that the enrolled server is a JupyterHealth Exchange")
+            return .fail(
+                name, "the consents reply from \(client.server.host) could not be read", fix: "check that the enrolled server is a JupyterHealth Exchange")
         }
         guard consents.hasConsented(to: Self.heartRateCode) else {
-            return .fail(name, "heart rate (\(Self.heartRateCode)) is not consented in any study; uploads are held as dead letters",
-                         fix: "ask the study team to have the patient consent, then run `edge-gateway queue retry-dead`")
+            return .fail(
+                name, "heart rate (\(Self.heartRateCode)) is not consented in any study; uploads are held as dead letters",
+                fix: "ask the study team to have the patient consent, then run `edge-gateway queue retry-dead`")
         }
         return .pass(name, "heart rate (\(Self.heartRateCode)) consented")
     }

@@ -8,7 +8,7 @@ public enum DecimalText {
     public static func format(numerator: Int, denominator: Int, fractionDigits: Int) -> String {
         precondition(numerator >= 0 && denominator > 0 && fractionDigits > 0)
         var scale = 1
-        for _ in 0..<fractionDigits { scale *= 10 }
+        for _ in 0 ..< fractionDigits { scale *= 10 }
         let (quotient, remainder) = (numerator * scale).quotientAndRemainder(dividingBy: denominator)
         let roundsUp = 2 * remainder > denominator || (2 * remainder == denominator && quotient % 2 == 1)
         let scaled = roundsUp ? quotient + 1 : quotient

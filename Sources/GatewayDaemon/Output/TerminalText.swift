@@ -19,6 +19,6 @@ public enum TerminalText {
 
     /// The embedding, override and isolate controls that reorder the text shown after them.
     static func isBidiOverride(_ value: UInt32) -> Bool {
-        (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)
+        (0x202A ... 0x202E).contains(value) || (0x2066 ... 0x2069).contains(value)
     }
 }

@@ -26,6 +26,7 @@ public enum SampleRecord {
         public let code: String
         /// What was wrong with which record.
         public let message: String
+        /// The message alone (which record, what is wrong with it), without the `code`.
         public var description: String { message }
     }
 
@@ -45,8 +46,13 @@ public enum SampleRecord {
             default: break
             }
         } catch {
-            throw DecodingFailure(code: "undecodable-record", message: "record \(record.id) (payload version \(record.version)) is not a heart-rate sample: \(error)")
+            throw DecodingFailure(
+                code: "undecodable-record", message: "record \(record.id) (payload version \(record.version)) is not a heart-rate sample: \(error)")
         }
-        throw DecodingFailure(code: "unknown-record-version", message: "record \(record.id) has payload version \(record.version); this edge-gateway reads versions \(jsonVersion) (JSON) and \(binaryVersion) (binary)")
+        throw DecodingFailure(
+            code: "unknown-record-version",
+            message:
+                "record \(record.id) has payload version \(record.version); this edge-gateway reads versions \(jsonVersion) (JSON) and \(binaryVersion) (binary)"
+        )
     }
 }

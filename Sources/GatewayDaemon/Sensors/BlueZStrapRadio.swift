@@ -15,14 +15,19 @@ public struct BlueZStrapRadio: StrapRadio {
         self.discovery = discovery
     }
 
+    /// Read from the client's mirror: no D-Bus call.
     public func readiness(of adapter: String) async -> AdapterReadiness {
         await client.readiness(of: adapter)
     }
 
+    /// Waits on the mirror for `adapter`'s readiness to differ from `current` (bluetoothd
+    /// appearing, the adapter plugged in or powered), or for `timeout`.
     public func readinessChange(of adapter: String, from current: AdapterReadiness, timeout: Duration) async {
         _ = await client.wait(timeout: timeout) { $0.readiness(of: adapter) != current }
     }
 
+    /// Sets `Powered` on `adapter`; does nothing when there is no such adapter. A refusal is thrown
+    /// as a `SupervisorFailure`, transient when BlueZ says so.
     public func powerOn(_ adapter: String) async throws {
         guard let found = await client.adapter(named: adapter) else { return }
         do {
@@ -32,13 +37,17 @@ public struct BlueZStrapRadio: StrapRadio {
         }
     }
 
+    /// The device bluetoothd already has for `strap` on `adapter` (remembered or recently seen),
+    /// without discovery; nil when it has none or the adapter is gone.
     public func knownLink(to strap: BluetoothAddress, on adapter: String) async -> (any StrapLink)? {
         guard let found = await client.adapter(named: adapter),
-              let device = await client.device(address: strap.description, on: found)
+            let device = await client.device(address: strap.description, on: found)
         else { return nil }
         return BlueZStrapLink(device: device)
     }
 
+    /// Runs a shared discovery session on `adapter` until the strap's device appears; throws a
+    /// transient `SupervisorFailure` when it does not within `timeout` or the adapter is gone.
     public func discover(_ strap: BluetoothAddress, on adapter: String, timeout: Duration) async throws -> any StrapLink {
         guard let found = await client.adapter(named: adapter) else {
             throw SupervisorFailure("adapter \(adapter) went away while looking for \(strap)", transient: true)
@@ -48,7 +57,7 @@ public struct BlueZStrapRadio: StrapRadio {
         do {
             return try await discovery.whileDiscovering(on: found) {
                 guard await client.wait(timeout: timeout, until: { $0.device(address: text, on: found) != nil }),
-                      let device = await client.device(address: text, on: found)
+                    let device = await client.device(address: text, on: found)
                 else {
                     throw SupervisorFailure("\(text) was not found by discovery: is the strap worn, charged and in range?", transient: true)
                 }

@@ -32,7 +32,7 @@ public actor DiscoverySessions {
         do {
             try await adapter.setDiscoveryFilter(serviceUUIDs: [BluetoothUUID.heartRateService.uuidString])
             try await adapter.startDiscovery()
-        } catch where error.code == "InProgress" {
+        } catch  where error.code == "InProgress" {
             return
         } catch {
             users[adapter.path, default: 1] -= 1

@@ -58,8 +58,9 @@ final class FrameReceiver: Sendable {
                 $0.lastFrameAt = .now
                 $0.samples += 1
             }
-            onSample(HeartRateSample(
-                id: UUID.random(), sensor: address, patientID: patientID, measurement: decoded.value, captured: captured))
+            onSample(
+                HeartRateSample(
+                    id: UUID.random(), sensor: address, patientID: patientID, measurement: decoded.value, captured: captured))
         } catch {
             let count = tally.withLock {
                 $0.lastFrameAt = .now

@@ -8,6 +8,7 @@ import GATTHeartRate
 /// A strap the gateway is responsible for: it is supervised whenever the daemon runs, and its
 /// samples are uploaded for `patientID`.
 public struct SensorBinding: Codable, Sendable, Equatable {
+    /// The strap's address: the key bindings are stored, supervised and reported by.
     public var address: BluetoothAddress
     /// A name the technician chose (`bed 3`), shown instead of the strap's own name.
     public var alias: String?

@@ -13,6 +13,7 @@ public struct SensorBindingStore: Sendable {
     public struct Failure: Error, CustomStringConvertible {
         /// `sensors-unreadable` or `sensors-write-failed`.
         let code: String
+        /// Which file and what went wrong, with what the operator can check.
         public let description: String
     }
 
@@ -44,7 +45,8 @@ public struct SensorBindingStore: Sendable {
         do {
             return try decoder.decode(File.self, from: data).sensors
         } catch {
-            throw Failure(code: "sensors-unreadable", description: "\(path) is damaged (\(error)); fix or remove it, then bind the straps again with `edge-gateway pair`")
+            throw Failure(
+                code: "sensors-unreadable", description: "\(path) is damaged (\(error)); fix or remove it, then bind the straps again with `edge-gateway pair`")
         }
     }
 

@@ -25,6 +25,7 @@ public enum SensorState: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The stable name, with the reason for `waiting` and `backing off`, as the status detail.
     public var description: String {
         switch self {
         case .waiting(let reason): "waiting: \(reason)"

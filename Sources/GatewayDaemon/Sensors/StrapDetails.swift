@@ -13,7 +13,8 @@ public enum StrapDetails {
             details.bodySensorLocation = try? BodySensorLocation.decode(bytes).value
         }
         if details.batteryPercent == nil, let bytes = await value(of: .batteryLevel, on: device),
-           let level = try? BatteryLevel.decode(bytes).value {
+            let level = try? BatteryLevel.decode(bytes).value
+        {
             details.batteryPercent = Int(level.percent)
         }
         details.manufacturer = await value(of: .manufacturerName, on: device).map { String(decoding: $0, as: UTF8.self) }

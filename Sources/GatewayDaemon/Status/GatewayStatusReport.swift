@@ -20,6 +20,8 @@ public struct GatewayStatusReport: Codable, Sendable, Equatable {
     var pid: Int32
     /// When the daemon started and when this report was written (wall clock).
     var startedAt: Date
+    /// When this report was written (wall clock): `status` shows its age and judges the daemon
+    /// not running when it is older than a few `refreshSeconds`.
     public var writtenAt: Date
     /// How often the daemon rewrites this file; a report older than a few periods is stale.
     var refreshSeconds: Double
@@ -27,23 +29,31 @@ public struct GatewayStatusReport: Codable, Sendable, Equatable {
     var clockSynchronized: Bool
     /// Samples captured before the clock synchronised, held until their times are repaired.
     var samplesAwaitingClock: Int
+    /// One entry per strap bound when the report was written, in address order.
     public var sensors: [SensorStatus]
+    /// Delivery to JHE: last success, the current failure episode, the token.
     public var uplink: UplinkStatus
 
     /// One bound strap, as its supervisor sees it.
     public struct SensorStatus: Codable, Sendable, Equatable {
+        /// The strap's address in `BluetoothAddress` text form (`F0:1D:2E:3C:4B:5A`).
         public var address: String
+        /// The technician's name for the strap (`SensorBinding.alias`), if one was given.
         public var alias: String?
         var patientID: String?
         /// `SensorState.name`, and its detail (`waiting: adapter hci0 is powered off`).
         public var state: String
         var stateDetail: String
         var lastSampleAt: Date?
+        /// Heart rate of the last sample received, in beats per minute; nil before the first one.
         public var bpm: Int?
         var batteryPercent: Int?
         /// Since the daemon started.
         public var samplesReceived: Int
+        /// Samples made durable (committed to the queue, or held for the clock) since the daemon
+        /// started.
         public var samplesAccepted: Int
+        /// Samples JHE stored (not duplicates or rejections) since the daemon started.
         public var samplesDelivered: Int
         var samplesDuplicate: Int
         var samplesRejected: Int
@@ -55,12 +65,14 @@ public struct GatewayStatusReport: Codable, Sendable, Equatable {
     public struct UplinkStatus: Codable, Sendable, Equatable {
         /// The server in use, or nil when the gateway is not enrolled.
         var server: String?
+        /// When an upload round last settled samples without a retryable failure; nil before one.
         public var lastSuccessAt: Date?
         var lastErrorAt: Date?
         var lastError: String?
         /// Why uploads are failing now and since when (the start of the episode); nil while
         /// they go through.
         public var currentError: String?
+        /// Start of the current failure episode (see `currentError`); nil while uploads go through.
         public var failingSince: Date?
         /// When the access token expires (it is renewed before).
         var tokenExpiresAt: Date?

@@ -17,8 +17,9 @@ public enum RunningDaemon {
     @discardableResult
     public static func nudge(stateDirectory: String) -> Bool {
         guard let report = try? StatusReportFile.read(directory: stateDirectory), report.pid > 0,
-              let name = try? String(contentsOfFile: "/proc/\(report.pid)/comm", encoding: .utf8),
-              name.filter({ !$0.isWhitespace }) == "edge-gateway" else { return false }
+            let name = try? String(contentsOfFile: "/proc/\(report.pid)/comm", encoding: .utf8),
+            name.filter({ !$0.isWhitespace }) == "edge-gateway"
+        else { return false }
         return kill(report.pid, SIGHUP) == 0
     }
 }

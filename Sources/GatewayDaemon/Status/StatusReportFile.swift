@@ -12,6 +12,7 @@ public enum StatusReportFile {
     public struct Damaged: Error, CustomStringConvertible {
         /// `status-report-unreadable`.
         let code = "status-report-unreadable"
+        /// Which file and what is wrong with it (unreadable, or not a report the daemon wrote).
         public let description: String
     }
 

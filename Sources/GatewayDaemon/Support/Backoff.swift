@@ -21,7 +21,7 @@ struct Backoff: Sendable, Equatable {
     /// The wait before attempt `attempt` (0-based), between half the capped step and the step.
     func delay(attempt: Int, using random: inout some RandomNumberGenerator) -> Duration {
         let step = min(maximum.seconds, initial.seconds * Double(1 << min(max(attempt, 0), 30)))
-        let seconds = step / 2 + Double.random(in: 0...(step / 2), using: &random)
+        let seconds = step / 2 + Double.random(in: 0 ... (step / 2), using: &random)
         return .nanoseconds(Int64(seconds * 1e9))
     }
 }

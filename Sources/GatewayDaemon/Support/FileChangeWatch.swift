@@ -49,7 +49,7 @@ final class FileChangeWatch: @unchecked Sendable {
             while offset + header <= count {
                 let length = buffer.withUnsafeBytes { Int($0.loadUnaligned(fromByteOffset: offset + lengthOffset, as: UInt32.self)) }
                 let end = min(offset + header + length, count)
-                let name = buffer[(offset + header)..<end].prefix { $0 != 0 }
+                let name = buffer[(offset + header) ..< end].prefix { $0 != 0 }
                 names.append(String(decoding: name, as: UTF8.self))
                 offset += header + length
             }

@@ -26,7 +26,7 @@ struct SystemdNotifier: Sendable {
     /// else nil. `processID` is compared with `WATCHDOG_PID`.
     init?(environment: [String: String], processID: Int32 = getpid()) {
         guard let name = environment["NOTIFY_SOCKET"], name.hasPrefix("/") || name.hasPrefix("@"),
-              name.utf8.count > 1, name.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path)
+            name.utf8.count > 1, name.utf8.count < MemoryLayout.size(ofValue: sockaddr_un().sun_path)
         else { return nil }
         socketName = name
         let forUs = environment["WATCHDOG_PID"].map { Int32($0) == processID } ?? true

@@ -21,7 +21,7 @@ extension UUID {
             }
             if filled < buffer.count {
                 var generator = SystemRandomNumberGenerator()
-                for index in filled..<buffer.count { buffer[index] = generator.next() }
+                for index in filled ..< buffer.count { buffer[index] = generator.next() }
             }
             buffer[6] = buffer[6] & 0x0F | 0x40
             buffer[8] = buffer[8] & 0x3F | 0x80

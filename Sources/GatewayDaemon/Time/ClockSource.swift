@@ -23,6 +23,8 @@ public protocol ClockSource: Sendable {
 
 /// The machine's clocks.
 public struct SystemClockSource: ClockSource {
+    /// Read once at `init` from `/proc/sys/kernel/random/boot_id`; a random id when unreadable,
+    /// so no earlier boot's monotonic readings are taken for this boot's.
     public let bootID: UUID
 
     /// Reads this boot's id once, from /proc/sys/kernel/random/boot_id.
@@ -32,8 +34,10 @@ public struct SystemClockSource: ClockSource {
         bootID = text.flatMap(UUID.init(uuidString:)) ?? UUID()
     }
 
+    /// `CLOCK_REALTIME` in nanoseconds since 1970: may be wrong until the clock synchronises.
     public func wallClockNanoseconds() -> Int64 { Self.nanoseconds(CLOCK_REALTIME) }
 
+    /// `CLOCK_BOOTTIME` in nanoseconds: counts suspend, never steps, starts again at boot.
     public func monotonicNanoseconds() -> UInt64 { UInt64(Self.nanoseconds(CLOCK_BOOTTIME)) }
 
     /// As `timedatectl` reports it: `adjtimex` without `TIME_ERROR` and with `STA_UNSYNC` clear.

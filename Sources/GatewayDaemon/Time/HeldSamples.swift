@@ -34,6 +34,7 @@ public struct HeldSamples {
         /// Not samples at all: dead letters in the held queue (`undecodable-record`).
         public var undecodable = 0
 
+        /// Every record this release took out of the held queue, whatever became of it.
         public var total: Int { repaired + unrepairable + undecodable }
     }
 
@@ -57,11 +58,12 @@ public struct HeldSamples {
                 }
             }
             try await queue.append(contentsOf: repaired.map(SampleRecord.record(for:)))
-            let unrepairableIDs = try await queue.append(contentsOf: unrepairable.map { sample in
-                var record = try SampleRecord.record(for: sample)
-                record.captureTime = stamp.wallClockNanoseconds
-                return record
-            })
+            let unrepairableIDs = try await queue.append(
+                contentsOf: unrepairable.map { sample in
+                    var record = try SampleRecord.record(for: sample)
+                    record.captureTime = stamp.wallClockNanoseconds
+                    return record
+                })
             let byReason = Dictionary(grouping: zip(unrepairable, unrepairableIDs)) { ClockRepair.unrepairableReason($0.0) }
             for (reason, entries) in byReason { try await queue.reject(entries.map(\.1), reason: reason) }
             try await held.reject(undecodable, reason: "undecodable-record: a held record is not a heart-rate sample")

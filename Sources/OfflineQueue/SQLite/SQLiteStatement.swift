@@ -44,7 +44,7 @@ final class SQLiteStatement {
             let status = sqlite3_step(handle)
             switch status {
             case SQLITE_ROW:
-                try body(SQLiteRow(values: (0..<columns).map(column)))
+                try body(SQLiteRow(values: (0 ..< columns).map(column)))
             case SQLITE_DONE:
                 return
             default:
@@ -56,14 +56,17 @@ final class SQLiteStatement {
     private func bind(_ arguments: [SQLiteValue]) throws(SQLiteError) {
         for (offset, argument) in arguments.enumerated() {
             let index = Int32(offset + 1)
-            let status: Int32 = switch argument {
-            case .null: sqlite3_bind_null(handle, index)
-            case .integer(let value): sqlite3_bind_int64(handle, index, value)
-            case .real(let value): sqlite3_bind_double(handle, index, value)
-            case .text(let value): sqlite3_bind_text(handle, index, value, -1, csqlite_transient())
-            case .blob(let bytes):
-                bytes.withUnsafeBytes { sqlite3_bind_blob64(handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64($0.count), csqlite_transient()) }
-            }
+            let status: Int32 =
+                switch argument {
+                case .null: sqlite3_bind_null(handle, index)
+                case .integer(let value): sqlite3_bind_int64(handle, index, value)
+                case .real(let value): sqlite3_bind_double(handle, index, value)
+                case .text(let value): sqlite3_bind_text(handle, index, value, -1, csqlite_transient())
+                case .blob(let bytes):
+                    bytes.withUnsafeBytes {
+                        sqlite3_bind_blob64(handle, index, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64($0.count), csqlite_transient())
+                    }
+                }
             guard status == SQLITE_OK else { throw SQLiteError(status, connection: connection, sql: sql) }
         }
     }

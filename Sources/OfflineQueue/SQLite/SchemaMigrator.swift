@@ -22,7 +22,10 @@ struct SchemaMigrator {
         let applied = Set(try connection.rows("SELECT identifier FROM grdb_migrations").map { try $0.text(0) })
         let known = Set(migrations.map(\.identifier))
         if let unknown = applied.subtracting(known).sorted().first {
-            throw QueueError(.openFailed, "the queue \(connection.path) has schema \(unknown), written by a newer edge-gateway than this one (which knows \(migrations.map(\.identifier).joined(separator: ", "))); install that version again, or move the file aside to start an empty queue")
+            throw QueueError(
+                .openFailed,
+                "the queue \(connection.path) has schema \(unknown), written by a newer edge-gateway than this one (which knows \(migrations.map(\.identifier).joined(separator: ", "))); install that version again, or move the file aside to start an empty queue"
+            )
         }
         for migration in migrations {
             if !applied.contains(migration.identifier) {

@@ -28,20 +28,21 @@ enum BatchReply {
         switch reply.status {
         case 200:
             guard let bundle = try? JSONDecoder().decode(FHIRBatchResponse.self, from: reply.body),
-                  bundle.resourceType == "Bundle", let entries = bundle.entry
+                bundle.resourceType == "Bundle", let entries = bundle.entry
             else { return .settleLater(reason: "HTTP 200 without a readable batch-response Bundle; nothing acknowledged") }
             guard entries.count == count else {
-                return .settleLater(reason: "the server answered \(entries.count) entries for \(count) sent; nothing acknowledged (retrying is safe: repeats get 409)")
+                return .settleLater(
+                    reason: "the server answered \(entries.count) entries for \(count) sent; nothing acknowledged (retrying is safe: repeats get 409)")
             }
             return .entries(entries.map(outcome))
         case 401:
             return .unauthorized(token: token)
         case 400, 500:
             return .wholeRequestFailed(reason: "HTTP \(reply.status) for the whole batch: \(snippet(reply.body))")
-        case 408, 429, 501...599:
+        case 408, 429, 501 ... 599:
             return .transient(
                 reason: "HTTP \(reply.status) from the server", retryAfter: RetryAfter.parse(reply.header("Retry-After")),
-                unreachable: (502...504).contains(reply.status))
+                unreachable: (502 ... 504).contains(reply.status))
         default:
             return .settleLater(reason: "HTTP \(reply.status) from the FHIR endpoint: check the base URL and FHIR path (\(snippet(reply.body)))")
         }

@@ -55,15 +55,17 @@ public final class JHEClient: Sendable {
             return Delivery(outcomes: samples.map { _ in .retryLater(reason: "re-enrolment required: \(reason); run `edge-gateway enroll`") })
         }
         guard let deviceID = credentials.deviceID else {
-            return Delivery(outcomes: samples.map { _ in .retryLater(reason: "no data source (device) id is configured; run `edge-gateway enroll … --device ID`") })
+            return Delivery(
+                outcomes: samples.map { _ in .retryLater(reason: "no data source (device) id is configured; run `edge-gateway enroll … --device ID`") })
         }
         var outcomes: [UUID: Outcome] = [:]
         let unbound = samples.filter { $0.patientID == nil && credentials.patientID == nil }
         for sample in unbound {
             outcomes[sample.id] = .held(reason: "strap \(sample.sensor) is bound to no patient and the enrolment has no default patient")
         }
-        let encoder = UploadEncoder(configuration: EncoderConfiguration(
-            defaultPatientID: credentials.patientID ?? "", deviceID: deviceID, options: configuration.encoding))
+        let encoder = UploadEncoder(
+            configuration: EncoderConfiguration(
+                defaultPatientID: credentials.patientID ?? "", deviceID: deviceID, options: configuration.encoding))
         let upload: EncodedUpload
         do {
             upload = try encoder.encode(samples.filter { outcomes[$0.id] == nil })
@@ -74,12 +76,13 @@ public final class JHEClient: Sendable {
         var hints = Delivery(outcomes: [])
         var stopReason: String?
         for start in stride(from: 0, to: upload.items.count, by: configuration.batchSize) {
-            let batch = Array(upload.items[start..<min(start + configuration.batchSize, upload.items.count)])
-            let results = if let stopReason {
-                batch.map { _ in Outcome.retryLater(reason: stopReason) }
-            } else {
-                await post(batch, encoder: encoder, hints: &hints)
-            }
+            let batch = Array(upload.items[start ..< min(start + configuration.batchSize, upload.items.count)])
+            let results =
+                if let stopReason {
+                    batch.map { _ in Outcome.retryLater(reason: stopReason) }
+                } else {
+                    await post(batch, encoder: encoder, hints: &hints)
+                }
             if stopReason == nil, case .retryLater(let reason)? = results.first, results.allSatisfy({ !$0.isSettled && $0 == results[0] }) {
                 stopReason = reason
             }

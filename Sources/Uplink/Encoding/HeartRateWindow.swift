@@ -45,9 +45,10 @@ struct HeartRateWindow {
                 windows[position].samples.append(sample)
             } else {
                 index[key] = windows.count
-                windows.append(HeartRateWindow(
-                    sensor: sample.sensor, patientID: sample.patientID, startNanoseconds: start,
-                    endNanoseconds: start + length, samples: [sample]))
+                windows.append(
+                    HeartRateWindow(
+                        sensor: sample.sensor, patientID: sample.patientID, startNanoseconds: start,
+                        endNanoseconds: start + length, samples: [sample]))
             }
         }
         return windows

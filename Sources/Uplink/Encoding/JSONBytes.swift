@@ -75,7 +75,10 @@ struct JSONBytes {
     /// Writes a finite number as `JSONEncoder` does: integral values without `.0`.
     mutating func number(_ value: Double) throws(UplinkError) {
         guard value.isFinite else {
-            throw UplinkError(.unencodableValue, "A sample gave a non-finite number (\(value)), which JSON cannot carry; the sample stays in the queue. Please report this as a bug, with the sample from `edge-gateway queue export`.")
+            throw UplinkError(
+                .unencodableValue,
+                "A sample gave a non-finite number (\(value)), which JSON cannot carry; the sample stays in the queue. Please report this as a bug, with the sample from `edge-gateway queue export`."
+            )
         }
         separate()
         var text = value.description
@@ -107,7 +110,7 @@ struct JSONBytes {
         case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
         case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
         case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-        case 0..<0x20: appendUnicodeEscape(UInt16(byte))
+        case 0 ..< 0x20: appendUnicodeEscape(UInt16(byte))
         default: bytes.append(byte)
         }
     }

@@ -23,27 +23,28 @@ struct SHA1 {
         let bitLength = length &* 8
         update([0x80])
         while pending.count != 56 { update([0]) }
-        update((0..<8).reversed().map { UInt8(truncatingIfNeeded: bitLength >> ($0 * 8)) })
+        update((0 ..< 8).reversed().map { UInt8(truncatingIfNeeded: bitLength >> ($0 * 8)) })
         let words = [state.0, state.1, state.2, state.3, state.4]
-        return words.flatMap { word in (0..<4).reversed().map { UInt8(truncatingIfNeeded: word >> ($0 * 8)) } }
+        return words.flatMap { word in (0 ..< 4).reversed().map { UInt8(truncatingIfNeeded: word >> ($0 * 8)) } }
     }
 
     private mutating func compress(_ block: [UInt8]) {
         var w = [UInt32](repeating: 0, count: 80)
-        for t in 0..<16 {
+        for t in 0 ..< 16 {
             w[t] = block[t * 4 ..< t * 4 + 4].reduce(0) { $0 << 8 | UInt32($1) }
         }
-        for t in 16..<80 {
+        for t in 16 ..< 80 {
             w[t] = (w[t - 3] ^ w[t - 8] ^ w[t - 14] ^ w[t - 16]).rotatedLeft(1)
         }
         var (a, b, c, d, e) = state
-        for t in 0..<80 {
-            let (f, k): (UInt32, UInt32) = switch t {
-            case 0..<20: ((b & c) | (~b & d), 0x5A82_7999)
-            case 20..<40: (b ^ c ^ d, 0x6ED9_EBA1)
-            case 40..<60: ((b & c) | (b & d) | (c & d), 0x8F1B_BCDC)
-            default: (b ^ c ^ d, 0xCA62_C1D6)
-            }
+        for t in 0 ..< 80 {
+            let (f, k): (UInt32, UInt32) =
+                switch t {
+                case 0 ..< 20: ((b & c) | (~b & d), 0x5A82_7999)
+                case 20 ..< 40: (b ^ c ^ d, 0x6ED9_EBA1)
+                case 40 ..< 60: ((b & c) | (b & d) | (c & d), 0x8F1B_BCDC)
+                default: (b ^ c ^ d, 0xCA62_C1D6)
+                }
             let temp = a.rotatedLeft(5) &+ f &+ e &+ k &+ w[t]
             (e, d, c, b, a) = (d, c, b.rotatedLeft(30), a, temp)
         }

@@ -96,11 +96,12 @@ public struct UploadEncoder: Sendable {
             let point = OMHDataPoint(
                 header: header(uuid: uuid, schema: .rrInterval, created: time, sensor: sample.sensor),
                 body: RRIntervalBody(milliseconds: milliseconds, effectiveTimeFrame: .instant(time)))
-            items.append(EncodedUpload.Item(
-                observation: try makeObservation(
-                    point, uuid: uuid, schema: .rrInterval, display: "RR interval",
-                    patient: sample.patientID, effective: time),
-                sampleIDs: [sample.id]))
+            items.append(
+                EncodedUpload.Item(
+                    observation: try makeObservation(
+                        point, uuid: uuid, schema: .rrInterval, display: "RR interval",
+                        patient: sample.patientID, effective: time),
+                    sampleIDs: [sample.id]))
             endNanoseconds -= Int64(intervals[index]) * 1_000_000_000 / 1024
         }
         return items.reversed()

@@ -15,13 +15,14 @@ public enum UploadResolution: Sendable, Equatable, CustomStringConvertible {
         }
         let units: [Character: Int] = ["s": 1, "m": 60, "h": 3600]
         guard let unit = trimmed.last, let scale = units[unit], let count = Int(trimmed.dropLast()),
-              count > 0, count <= 86_400 / scale
+            count > 0, count <= 86_400 / scale
         else {
             throw UplinkError(.invalidResolution, "resolution '\(text)' is not 'every-sample' or a duration like 60s, 5m, 1h (at most 24h)")
         }
         self = .window(seconds: count * scale)
     }
 
+    /// `every-sample` or the window in seconds (`300s`): text `init(parsing:)` reads back.
     public var description: String {
         switch self {
         case .everySample: "every-sample"

@@ -43,7 +43,11 @@ public struct Enrollment: Sendable {
             token = try await endpoint.exchange(
                 code: grant.code, clientID: grant.clientID, redirectURI: grant.redirectURI, verifier: invitation.codeVerifier)
         } catch {
-            throw error.uplinkError(invalidGrant: UplinkError(.tokenRequestFailed, "\(server.host) refused the invitation's authorization code (invalid_grant): it expired (60 s) or the PKCE verifier did not match; redeem the link again"))
+            throw error.uplinkError(
+                invalidGrant: UplinkError(
+                    .tokenRequestFailed,
+                    "\(server.host) refused the invitation's authorization code (invalid_grant): it expired (60 s) or the PKCE verifier did not match; redeem the link again"
+                ))
         }
         guard let refreshToken = token.refreshToken else {
             throw UplinkError(.unexpectedReply, "\(server.host) issued no refresh token for the invitation; this server does not follow the JHE contract")
@@ -69,7 +73,9 @@ public struct Enrollment: Sendable {
         do {
             token = try await endpoint.clientCredentials(key: key)
         } catch {
-            throw error.uplinkError(invalidGrant: UplinkError(.invalidClientKey, "\(server.host) refused the client-credentials key (invalid_grant); ask the practitioner for a new key"))
+            throw error.uplinkError(
+                invalidGrant: UplinkError(
+                    .invalidClientKey, "\(server.host) refused the client-credentials key (invalid_grant); ask the practitioner for a new key"))
         }
         let credentials = Credentials(
             kind: .clientCredentials, server: server, clientID: nil, accessToken: token.accessToken,
@@ -81,8 +87,9 @@ public struct Enrollment: Sendable {
 
     private func redeem(_ invitation: InvitationCode, at server: ServerAddress) async throws(UplinkError) -> InvitationReply.Grant {
         let reply = try await transport.send(
-            TransportRequest(method: "POST", url: server.url("/api/v1/invitation/" + invitation.token),
-                             headers: [("Accept", "application/json")]),
+            TransportRequest(
+                method: "POST", url: server.url("/api/v1/invitation/" + invitation.token),
+                headers: [("Accept", "application/json")]),
             timeout: timeout)
         switch reply.status {
         case 200:
@@ -91,15 +98,20 @@ public struct Enrollment: Sendable {
             }
             return decoded.grant
         case 404:
-            throw UplinkError(.invitationNotFound, "\(server.host) does not know this invitation (404): it was mistyped or already used; ask the study team for a new link")
+            throw UplinkError(
+                .invitationNotFound, "\(server.host) does not know this invitation (404): it was mistyped or already used; ask the study team for a new link")
         case 409:
-            throw UplinkError(.invitationReissued, "this invitation was reissued or redeemed more than 12 hours ago (409); use the newest link from the study team")
+            throw UplinkError(
+                .invitationReissued, "this invitation was reissued or redeemed more than 12 hours ago (409); use the newest link from the study team")
         case 410:
             throw UplinkError(.invitationExpired, "this invitation has expired (410, links live 7 days); ask the study team for a new link")
         case 403:
             throw UplinkError(.invitationCancelled, "this invitation was cancelled (403); ask the study team for a new link")
         case 401 where invitation.token.count != 32:
-            throw UplinkError(.invitationNotFound, "\(server.host) does not know this invitation (HTTP 401 for a token of \(invitation.token.count) characters; JHE's are 32): the link was probably cut short or mistyped; copy the whole link again")
+            throw UplinkError(
+                .invitationNotFound,
+                "\(server.host) does not know this invitation (HTTP 401 for a token of \(invitation.token.count) characters; JHE's are 32): the link was probably cut short or mistyped; copy the whole link again"
+            )
         default:
             throw UplinkError(.unexpectedReply, "\(server.host) answered the invitation with HTTP \(reply.status); check --base-url (the API host)")
         }
@@ -111,7 +123,8 @@ public struct Enrollment: Sendable {
             throw UplinkError(.profileUnavailable, "could not read the user profile from \(server.host) (HTTP \(reply.status))")
         }
         guard let patient = profile.patient else {
-            throw UplinkError(.profileUnavailable, "the invitation's user on \(server.host) is not a patient; invitations are for patients, clinics use --client-credentials")
+            throw UplinkError(
+                .profileUnavailable, "the invitation's user on \(server.host) is not a patient; invitations are for patients, clinics use --client-credentials")
         }
         return patient.id.text
     }
@@ -124,8 +137,14 @@ public struct Enrollment: Sendable {
         let devices = consents.heartRateDeviceCandidates
         switch devices.count {
         case 1: return devices[0]
-        case 0: throw UplinkError(.noDevice, "patient \(patientID) has no consented study with a personal_device data source for heart rate; pass --device ID or ask the study team to set the study up")
-        default: throw UplinkError(.ambiguousDevice, "patient \(patientID)'s studies offer several data sources (\(devices.joined(separator: ", "))); pick one with --device ID")
+        case 0:
+            throw UplinkError(
+                .noDevice,
+                "patient \(patientID) has no consented study with a personal_device data source for heart rate; pass --device ID or ask the study team to set the study up"
+            )
+        default:
+            throw UplinkError(
+                .ambiguousDevice, "patient \(patientID)'s studies offer several data sources (\(devices.joined(separator: ", "))); pick one with --device ID")
         }
     }
 

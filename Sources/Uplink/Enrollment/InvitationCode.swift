@@ -13,7 +13,7 @@ public struct InvitationCode: Sendable, Equatable {
         var code = Substring(text)
         if text.contains("://") || text.contains("?") {
             guard let query = text.split(separator: "?", maxSplits: 1).dropFirst().first,
-                  let parameter = query.split(separator: "&").first(where: { $0.hasPrefix("code=") })
+                let parameter = query.split(separator: "&").first(where: { $0.hasPrefix("code=") })
             else {
                 throw UplinkError(.invalidInvitation, "the invitation link has no code= parameter; paste the whole link from the invitation, or just its code")
             }
@@ -23,10 +23,16 @@ public struct InvitationCode: Sendable, Equatable {
             throw UplinkError(.invalidInvitation, "the invitation code is not valid URL encoding; copy it again from the invitation")
         }
         if decoded.contains("~") {
-            throw UplinkError(.unsupportedInvitationFormat, "this invitation uses the host~client~code~verifier format of JHE v0.0.9–0.0.10, which this gateway does not support; ask for an invitation from a current JHE server")
+            throw UplinkError(
+                .unsupportedInvitationFormat,
+                "this invitation uses the host~client~code~verifier format of JHE v0.0.9–0.0.10, which this gateway does not support; ask for an invitation from a current JHE server"
+            )
         }
         guard let split = decoded.lastIndex(of: "_") else {
-            throw UplinkError(.invalidInvitation, "the invitation code has no '_' between host and token; expected HOST_TOKEN as in the invitation link (bare authorization codes of JHE v0.0.8 and older are not supported)")
+            throw UplinkError(
+                .invalidInvitation,
+                "the invitation code has no '_' between host and token; expected HOST_TOKEN as in the invitation link (bare authorization codes of JHE v0.0.8 and older are not supported)"
+            )
         }
         let host = String(decoded[..<split])
         let token = String(decoded[decoded.index(after: split)...])
@@ -43,7 +49,9 @@ public struct InvitationCode: Sendable, Equatable {
     /// The API base URL the link implies: `https://host`, or `http://host` for a loopback host
     /// (a local simulator or development server).
     public var impliedBaseURL: String {
-        let hostOnly = host.hasPrefix("[") ? String(host.prefix { $0 != "]" }.dropFirst())
+        let hostOnly =
+            host.hasPrefix("[")
+            ? String(host.prefix { $0 != "]" }.dropFirst())
             : String(host.split(separator: ":").first ?? "")
         return (LoopbackHost.isLoopback(hostOnly) ? "http://" : "https://") + host
     }

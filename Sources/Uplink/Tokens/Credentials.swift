@@ -52,6 +52,8 @@ public struct Credentials: Codable, Sendable, Equatable, CustomStringConvertible
         self.reenrolmentRequired = reenrolmentRequired
     }
 
+    /// Kind, server, patient, device and expiry with every token shown as `<redacted>`: safe to
+    /// log or print.
     public var description: String {
         "Credentials(\(kind.rawValue), server: \(server.baseURL), patient: \(patientID ?? "-"), device: \(deviceID ?? "-"), expires: \(expiresAt), tokens: <redacted>)"
     }

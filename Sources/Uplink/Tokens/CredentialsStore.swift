@@ -34,6 +34,8 @@ public struct CredentialsFileStore: CredentialsPersistence {
         self.directory = directory
     }
 
+    /// Reads `credentials.json`: `nil` when there is no file; `credentialsUnreadable` when it
+    /// cannot be read or decoded (the operator re-runs `enroll`).
     public func load() throws(UplinkError) -> Credentials? {
         guard let data = FileManager.default.contents(atPath: path) else {
             guard access(path, F_OK) != 0 else {
@@ -44,12 +46,16 @@ public struct CredentialsFileStore: CredentialsPersistence {
         do {
             return try JSONDecoder().decode(Credentials.self, from: data)
         } catch DecodingError.dataCorrupted(let context) where context.codingPath.last?.stringValue == "baseURL" {
-            throw UplinkError(.credentialsUnreadable, "\(path) names a server the gateway may not use: \(context.debugDescription); run `edge-gateway enroll` again to replace it")
+            throw UplinkError(
+                .credentialsUnreadable,
+                "\(path) names a server the gateway may not use: \(context.debugDescription); run `edge-gateway enroll` again to replace it")
         } catch {
             throw UplinkError(.credentialsUnreadable, "\(path) is not a valid credentials file; run `edge-gateway enroll` again to replace it")
         }
     }
 
+    /// Writes `credentials.json` through `DurableFile` (0600 in a 0700 directory); on
+    /// `credentialsWriteFailed` the previous file is left as it was.
     public func save(_ credentials: Credentials) throws(UplinkError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

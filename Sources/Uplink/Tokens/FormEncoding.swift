@@ -30,7 +30,7 @@ enum FormEncoding {
             switch byte {
             case UInt8(ascii: "%"):
                 guard let high = iterator.next(), let low = iterator.next(),
-                      let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
+                    let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
                 else { return nil }
                 bytes.append(value)
             default:

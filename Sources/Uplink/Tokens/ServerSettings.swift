@@ -27,7 +27,10 @@ public struct ServerSettings: Sendable, Equatable {
         if let baseURL {
             let configured = try ServerAddress(baseURL: baseURL)
             guard configured.sameServer(as: enrolled) else {
-                throw UplinkError(.serverMoved, "gateway.toml sets [uplink] base_url = \(configured.baseURL), but this gateway is enrolled with \(enrolled.baseURL), which issued its tokens; nothing is sent to either. A moved server needs a new enrolment: run `edge-gateway enroll` with an invitation from \(configured.baseURL) (or remove base_url to keep \(enrolled.baseURL)); samples keep buffering meanwhile")
+                throw UplinkError(
+                    .serverMoved,
+                    "gateway.toml sets [uplink] base_url = \(configured.baseURL), but this gateway is enrolled with \(enrolled.baseURL), which issued its tokens; nothing is sent to either. A moved server needs a new enrolment: run `edge-gateway enroll` with an invitation from \(configured.baseURL) (or remove base_url to keep \(enrolled.baseURL)); samples keep buffering meanwhile"
+                )
             }
         }
         return try ServerAddress(baseURL: enrolled.baseURL, fhirBasePath: fhirPath ?? enrolled.fhirBasePath)

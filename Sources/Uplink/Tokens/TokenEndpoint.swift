@@ -32,17 +32,19 @@ struct TokenEndpoint: Sendable {
 
     /// Exchanges an authorization code with its PKCE verifier.
     func exchange(code: String, clientID: String, redirectURI: String, verifier: String) async throws(Failure) -> TokenResponse {
-        try await request([
-            ("grant_type", "authorization_code"), ("code", code), ("client_id", clientID),
-            ("redirect_uri", redirectURI), ("code_verifier", verifier),
-        ], basicKey: nil, what: "exchanging the invitation's authorization code")
+        try await request(
+            [
+                ("grant_type", "authorization_code"), ("code", code), ("client_id", clientID),
+                ("redirect_uri", redirectURI), ("code_verifier", verifier),
+            ], basicKey: nil, what: "exchanging the invitation's authorization code")
     }
 
     /// Rotates the refresh token (the old pair dies on the server at once).
     func refresh(refreshToken: String, clientID: String) async throws(Failure) -> TokenResponse {
-        try await request([
-            ("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", clientID),
-        ], basicKey: nil, what: "refreshing the access token")
+        try await request(
+            [
+                ("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", clientID),
+            ], basicKey: nil, what: "refreshing the access token")
     }
 
     /// A practitioner API client's token, with `Authorization: Basic <key>`.
@@ -56,8 +58,9 @@ struct TokenEndpoint: Sendable {
         let reply: TransportResponse
         do {
             reply = try await transport.send(
-                TransportRequest(method: "POST", url: server.url("/o/token/"), headers: headers,
-                                 body: Data(FormEncoding.encode(fields).utf8)),
+                TransportRequest(
+                    method: "POST", url: server.url("/o/token/"), headers: headers,
+                    body: Data(FormEncoding.encode(fields).utf8)),
                 timeout: timeout)
         } catch {
             throw .other(error)
@@ -77,7 +80,11 @@ struct TokenEndpoint: Sendable {
         let oauth = try? JSONDecoder().decode(OAuthErrorReply.self, from: reply.body)
         if oauth?.error == "invalid_grant" { throw .invalidGrant }
         if reply.status == 401 && clientKeyUsed {
-            throw .other(UplinkError(.invalidClientKey, "\(host) rejected the client-credentials key while \(what) (HTTP 401 \(oauth?.error ?? "")); check the key with the practitioner who issued it"))
+            throw .other(
+                UplinkError(
+                    .invalidClientKey,
+                    "\(host) rejected the client-credentials key while \(what) (HTTP 401 \(oauth?.error ?? "")); check the key with the practitioner who issued it"
+                ))
         }
         let detail = oauth.map { "\($0.error)\($0.errorDescription.map { ": " + $0 } ?? "")" } ?? "no OAuth error in the reply"
         throw .other(UplinkError(.tokenRequestFailed, "\(host) refused \(what): HTTP \(reply.status), \(detail)"))

@@ -160,6 +160,8 @@ public actor TokenManager {
     }
 
     private static func reenrolmentError(_ reason: String) -> UplinkError {
-        UplinkError(.reenrolmentRequired, "re-enrolment required: \(reason). Uploads are stopped and samples keep buffering; run `edge-gateway enroll` with a new invitation link")
+        UplinkError(
+            .reenrolmentRequired,
+            "re-enrolment required: \(reason). Uploads are stopped and samples keep buffering; run `edge-gateway enroll` with a new invitation link")
     }
 }

@@ -75,7 +75,8 @@ final class CurlEngine: Sendable {
             var left: Int32 = 0
             while let message = curl_multi_info_read(multi, &left) {
                 guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
-                      let context = egw_curl_private(easy) else { continue }
+                    let context = egw_curl_private(easy)
+                else { continue }
                 let result = message.pointee.data.result
                 let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
                 curl_multi_remove_handle(multi, easy)

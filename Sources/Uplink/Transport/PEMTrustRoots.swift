@@ -27,7 +27,8 @@ public enum PEMTrustRoots {
         }
         for (index, block) in blocks.enumerated() {
             guard let der = Data(base64Encoded: String(block), options: .ignoreUnknownCharacters), der.first == 0x30, der.count > 64 else {
-                throw UplinkError(.invalidCAFile, "ca_file \(path): certificate \(index + 1) is not valid base64 DER; fix the file (export the CA again as PEM)")
+                throw UplinkError(
+                    .invalidCAFile, "ca_file \(path): certificate \(index + 1) is not valid base64 DER; fix the file (export the CA again as PEM)")
             }
         }
     }
@@ -37,7 +38,7 @@ public enum PEMTrustRoots {
         var blocks: [Substring] = []
         var rest = text[...]
         while let start = rest.firstRange(of: begin), let stop = rest[start.upperBound...].firstRange(of: end) {
-            blocks.append(rest[start.upperBound..<stop.lowerBound])
+            blocks.append(rest[start.upperBound ..< stop.lowerBound])
             rest = rest[stop.upperBound...]
         }
         return blocks

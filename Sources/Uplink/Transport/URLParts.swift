@@ -17,7 +17,7 @@ struct URLParts: Equatable {
         let authority = rest[..<authorityEnd].split(separator: "@").last.map(String.init) ?? ""
         path = String(rest[authorityEnd...])
         if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
-            host = String(authority[authority.index(after: authority.startIndex)..<close])
+            host = String(authority[authority.index(after: authority.startIndex) ..< close])
             let after = authority[authority.index(after: close)...]
             port = after.hasPrefix(":") ? Int(after.dropFirst()) : nil
         } else if let colon = authority.lastIndex(of: ":") {

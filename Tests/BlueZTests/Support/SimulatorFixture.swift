@@ -19,7 +19,7 @@ struct SimulatorFixture: Sendable {
     var adapter: Adapter {
         get async throws {
             guard await client.wait(timeout: .seconds(30), until: { $0.adapter(named: "hci0") != nil }),
-                  let adapter = await client.adapter(named: "hci0")
+                let adapter = await client.adapter(named: "hci0")
             else { throw FixtureError(description: "hci0 did not appear") }
             return adapter
         }

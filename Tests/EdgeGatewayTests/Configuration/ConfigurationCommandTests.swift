@@ -27,7 +27,9 @@ struct ConfigurationCommandTests {
         try "[uplink]\nbatch_size = 0\n".write(toFile: bad, atomically: true, encoding: .utf8)
         let refused = try await GatewayProcess.run(["config", "check", "--config", bad])
         #expect(refused.status == 78)
-        #expect(refused.standardError == "edge-gateway: \(bad): [uplink] batch_size = 0 is not allowed; expected a whole number of entries from 1 to 1000 [config.invalid-value]\n")
+        #expect(
+            refused.standardError
+                == "edge-gateway: \(bad): [uplink] batch_size = 0 is not allowed; expected a whole number of entries from 1 to 1000 [config.invalid-value]\n")
         #expect(refused.standardOutput.isEmpty)
 
         let missing = directory.file("absent.toml")
@@ -35,10 +37,14 @@ struct ConfigurationCommandTests {
         #expect(absent.status == 78)
         #expect(absent.standardError.contains("\(missing): no such configuration file"), "\(absent.standardError)")
 
-        let overridden = try await GatewayProcess.run(["config", "check", "--config", path],
-                                                      environment: ["EDGE_GATEWAY_UPLINK_BATCH_SIZE": "many"])
+        let overridden = try await GatewayProcess.run(
+            ["config", "check", "--config", path],
+            environment: ["EDGE_GATEWAY_UPLINK_BATCH_SIZE": "many"])
         #expect(overridden.status == 78)
-        #expect(overridden.standardError == "edge-gateway: environment variable EDGE_GATEWAY_UPLINK_BATCH_SIZE=many (for [uplink] batch_size) is not an integer; expected a whole number of entries from 1 to 1000 [config.wrong-type]\n")
+        #expect(
+            overridden.standardError
+                == "edge-gateway: environment variable EDGE_GATEWAY_UPLINK_BATCH_SIZE=many (for [uplink] batch_size) is not an integer; expected a whole number of entries from 1 to 1000 [config.wrong-type]\n"
+        )
 
         let syntax = directory.file("syntax.toml")
         try "[uplink\n".write(toFile: syntax, atomically: true, encoding: .utf8)
@@ -51,8 +57,9 @@ struct ConfigurationCommandTests {
     func printsEffectiveConfiguration() async throws {
         let (directory, path) = try Self.configFile("[uplink]\nbatch_size = 50\nresolution = \"5m\"\n")
         defer { directory.remove() }
-        let result = try await GatewayProcess.run(["config", "check", "--config", path, "--print"],
-                                                  environment: ["EDGE_GATEWAY_METRICS_LISTEN": "127.0.0.1:9464"])
+        let result = try await GatewayProcess.run(
+            ["config", "check", "--config", path, "--print"],
+            environment: ["EDGE_GATEWAY_METRICS_LISTEN": "127.0.0.1:9464"])
         #expect(result.status == 0, "\(result.standardError)")
         let lines = result.outputLines
         #expect(lines.contains("batch_size = 50"))
@@ -91,7 +98,10 @@ struct ConfigurationCommandTests {
         try "[gateway]\nstate_dir = 5\n".write(toFile: bad, atomically: true, encoding: .utf8)
         let refused = try await GatewayProcess.run(["queue", "stats", "--config", bad])
         #expect(refused.status == 78)
-        #expect(refused.standardError == "edge-gateway: \(bad): [gateway] state_dir = 5 is an integer, not a string; expected a directory path such as /var/lib/edge-gateway [config.wrong-type]\n")
+        #expect(
+            refused.standardError
+                == "edge-gateway: \(bad): [gateway] state_dir = 5 is an integer, not a string; expected a directory path such as /var/lib/edge-gateway [config.wrong-type]\n"
+        )
 
         let flagWins = try await GatewayProcess.run(["queue", "stats", "--config", bad, "--state-dir", state.path])
         #expect(flagWins.status == 66, "--state-dir needs no configuration: \(flagWins.standardError)")

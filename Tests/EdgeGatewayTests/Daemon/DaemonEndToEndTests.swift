@@ -81,7 +81,7 @@ struct DaemonEndToEndTests {
         let fixture = try await DaemonFixture.start(straps: 2, interval: .milliseconds(100))
         defer { Task { await fixture.stop() } }
         var random = SplitMix64(seed: 0x5EED_7A11)
-        for _ in 0..<10 {
+        for _ in 0 ..< 10 {
             let before = try fixture.acceptedSampleIDs().count
             let daemon = try fixture.startDaemon()
             try await waitUntil(timeout: .seconds(60), polling: .milliseconds(50)) { try fixture.acceptedSampleIDs().count > before }

@@ -10,7 +10,8 @@ struct DebianPackageTests {
     /// Compiles a C program that answers `--version` and links libdbus-1, as the gateway does.
     static func standIn(in directory: TemporaryDirectory) async throws -> String {
         let source = directory.file("stand-in.c")
-        try Data("""
+        try Data(
+            """
             #include <dbus/dbus.h>
             #include <stdio.h>
             #include <string.h>
@@ -20,7 +21,8 @@ struct DebianPackageTests {
                 dbus_error_init(&error);
                 return 0;
             }
-            """.utf8).write(to: URL(fileURLWithPath: source))
+            """.utf8
+        ).write(to: URL(fileURLWithPath: source))
         let flags = try await DeployTree.run("pkg-config", ["--cflags", "--libs", "dbus-1"])
         let binary = directory.file("edge-gateway")
         let compiled = try await DeployTree.run(

@@ -19,7 +19,9 @@ enum DeployTree {
 
     /// Stages `deploy/install.sh` into `directory/root`, with `binary` and a one-line example
     /// configuration, and returns the root.
-    static func stage(into directory: TemporaryDirectory, binary: String, extraArguments: [String] = []) async throws -> (root: String, result: GatewayProcess.Result) {
+    static func stage(into directory: TemporaryDirectory, binary: String, extraArguments: [String] = []) async throws -> (
+        root: String, result: GatewayProcess.Result
+    ) {
         let example = directory.file("gateway.toml.example")
         if !FileManager.default.fileExists(atPath: example) {
             try Data("[gateway]\nname = \"example\"\n".utf8).write(to: URL(fileURLWithPath: example))

@@ -29,8 +29,9 @@ struct InstallScriptTests {
             #expect(try DeployTree.mode(root + path) == mode, "\(path)")
         }
         #expect(FileManager.default.contentsEqual(atPath: root + "/usr/bin/edge-gateway", andPath: Self.binary))
-        #expect(FileManager.default.contentsEqual(
-            atPath: root + "/usr/lib/systemd/system/edge-gateway.service", andPath: DeployTree.path("deploy/edge-gateway.service")))
+        #expect(
+            FileManager.default.contentsEqual(
+                atPath: root + "/usr/lib/systemd/system/edge-gateway.service", andPath: DeployTree.path("deploy/edge-gateway.service")))
         let dropIn = try String(contentsOfFile: root + "/usr/lib/systemd/system/bluetooth.service.d/edge-gateway.conf", encoding: .utf8)
         #expect(dropIn.contains("[Service]\nRestart=on-failure\n"))
         let installed = try await GatewayProcess.run(["--version"], executable: root + "/usr/bin/edge-gateway")

@@ -12,9 +12,10 @@ struct SystemdUnitTests {
     static func securityChecks() async throws -> [String: (set: Bool, description: String)] {
         let result = try await DeployTree.run("systemd-analyze", ["security", "--offline=yes", "--json=short", unit])
         let entries = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [[String: Any]] ?? []
-        return Dictionary(uniqueKeysWithValues: entries.compactMap { entry in
-            (entry["json_field"] as? String).map { ($0, (entry["set"] as? Bool ?? false, entry["description"] as? String ?? "")) }
-        })
+        return Dictionary(
+            uniqueKeysWithValues: entries.compactMap { entry in
+                (entry["json_field"] as? String).map { ($0, (entry["set"] as? Bool ?? false, entry["description"] as? String ?? "")) }
+            })
     }
 
     @Test("systemd-analyze security --offline rates the unit's exposure 2.5 or less")
@@ -53,8 +54,9 @@ struct SystemdUnitTests {
     func sandboxKeepsWhatTheDaemonNeeds() async throws {
         let checks = try await Self.securityChecks()
         let clock = try #require(checks["SystemCallFilter_clock"])
-        #expect(!clock.set && clock.description.contains("clock_adjtime is allowed"),
-                "glibc's adjtimex() is the clock_adjtime system call: without it the daemon is killed (or, with EPERM, misreads the sync state)")
+        #expect(
+            !clock.set && clock.description.contains("clock_adjtime is allowed"),
+            "glibc's adjtimex() is the clock_adjtime system call: without it the daemon is killed (or, with EPERM, misreads the sync state)")
         #expect(checks["ProtectClock"]?.set == false, "ProtectClock=yes makes clock_adjtime fail with EPERM, read as 'synchronised'")
         #expect(checks["ProcSubset"]?.set == false, "ProcSubset=pid hides /proc/sys/kernel/random/boot_id")
         #expect(checks["PrivateNetwork"]?.set == false, "the daemon must reach JHE")

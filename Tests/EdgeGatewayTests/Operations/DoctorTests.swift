@@ -32,9 +32,10 @@ extension Operations {
                 let transport = try CurlTransport()
                 let link = await jhe.issueInvitation()
                 _ = try await Enrollment(transport: transport, store: CredentialsFileStore(directory: state.path)).enroll(invitation: link)
-                try SensorBindingStore(directory: state.path).bind(SensorBinding(
-                    address: try #require(BluetoothAddress(DoctorTests.strap)), alias: "bed 1",
-                    patientID: String(JHESimulator.defaultPatientID), addedAt: Date()))
+                try SensorBindingStore(directory: state.path).bind(
+                    SensorBinding(
+                        address: try #require(BluetoothAddress(DoctorTests.strap)), alias: "bed 1",
+                        patientID: String(JHESimulator.defaultPatientID), addedAt: Date()))
                 return Site(bus: bus, bluetoothd: bluetoothd, jhe: jhe, state: state)
             }
 
@@ -43,7 +44,8 @@ extension Operations {
             ) async -> [DoctorCheck] {
                 await Doctor(
                     stateDirectory: state.path, configuration: configuration, bus: .address(bus.address),
-                    clockSynchronized: { clock }, minimumFreeBytes: minimumFreeBytes, now: { now }).run()
+                    clockSynchronized: { clock }, minimumFreeBytes: minimumFreeBytes, now: { now }
+                ).run()
             }
 
             func stop() async {
@@ -63,7 +65,8 @@ extension Operations {
             let site = try await Site.start()
             let checks = await site.doctor()
             await site.stop()
-            #expect(checks.map(\.name) == ["bluetoothd", "adapter", "sensors", "jhe", "token", "consent (patient 40001)", "disk space", "queue files", "clock"])
+            #expect(
+                checks.map(\.name) == ["bluetoothd", "adapter", "sensors", "jhe", "token", "consent (patient 40001)", "disk space", "queue files", "clock"])
             let failures = checks.filter { !$0.passed }.map(\.line)
             #expect(failures.isEmpty, "\(failures)")
             #expect(checks.allSatisfy { $0.line.hasPrefix("✓ \($0.name): ") })
@@ -75,8 +78,9 @@ extension Operations {
             let site = try await Site.start()
             await site.bluetoothd.setAdapterPowered(false)
             let off = await site.doctor()
-            try SensorBindingStore(directory: site.state.path).bind(SensorBinding(
-                address: try #require(BluetoothAddress("AA:BB:CC:DD:EE:FF")), alias: nil, patientID: nil, addedAt: Date()))
+            try SensorBindingStore(directory: site.state.path).bind(
+                SensorBinding(
+                    address: try #require(BluetoothAddress("AA:BB:CC:DD:EE:FF")), alias: nil, patientID: nil, addedAt: Date()))
             await site.bluetoothd.setAdapterPowered(true)
             let unknown = await site.doctor()
             await site.bluetoothd.stop()
@@ -89,7 +93,8 @@ extension Operations {
             #expect(!sensors.passed && sensors.detail.contains("1 of 2 bound straps unknown to bluetoothd: AA:BB:CC:DD:EE:FF"))
             #expect(try Self.check("adapter", in: unknown).passed)
             let bluetoothd = try Self.check("bluetoothd", in: absent)
-            #expect(!bluetoothd.passed && bluetoothd.line.contains("nobody owns org.bluez") && bluetoothd.line.contains("— start it: systemctl start bluetooth"))
+            #expect(
+                !bluetoothd.passed && bluetoothd.line.contains("nobody owns org.bluez") && bluetoothd.line.contains("— start it: systemctl start bluetooth"))
             #expect(try !Self.check("adapter", in: absent).passed)
             #expect(try Self.check("jhe", in: absent).passed, "the uplink checks do not depend on Bluetooth")
         }
@@ -145,8 +150,9 @@ extension Operations {
 
             await site.jhe.revokeRefreshTokens()
             let transport = try CurlTransport()
-            let manager = TokenManager(store: CredentialsFileStore(directory: site.state.path), transport: transport,
-                                       now: { Int64(Date().timeIntervalSince1970) + 30 * 86_400 })
+            let manager = TokenManager(
+                store: CredentialsFileStore(directory: site.state.path), transport: transport,
+                now: { Int64(Date().timeIntervalSince1970) + 30 * 86_400 })
             await #expect(throws: UplinkError.self) { try await manager.accessToken() }
             let reenrol = await site.doctor()
             await site.stop()
@@ -179,7 +185,8 @@ extension Operations {
             let site = try await Site.start()
             await site.bluetoothd.setAdapterPowered(false)
             let human = try await GatewayProcess.run(["doctor", "--state-dir", site.state.path], environment: ["DBUS_SYSTEM_BUS_ADDRESS": site.bus.address])
-            let json = try await GatewayProcess.run(["doctor", "--json", "--state-dir", site.state.path], environment: ["DBUS_SYSTEM_BUS_ADDRESS": site.bus.address])
+            let json = try await GatewayProcess.run(
+                ["doctor", "--json", "--state-dir", site.state.path], environment: ["DBUS_SYSTEM_BUS_ADDRESS": site.bus.address])
             await site.stop()
             #expect(human.status == 1)
             #expect(human.outputLines.count == 10)

@@ -26,17 +26,19 @@ extension Operations {
         }
 
         static func enrol(_ state: TemporaryDirectory, reenrolment: String? = nil) throws {
-            try CredentialsFileStore(directory: state.path).save(Credentials(
-                kind: .patient, server: try ServerAddress(baseURL: "http://127.0.0.1:9"), clientID: "client-1",
-                accessToken: secretToken, refreshToken: secretRefresh, clientKey: nil,
-                expiresAt: Int64(Date().timeIntervalSince1970) + 7200, patientID: "40001", deviceID: "70001",
-                reenrolmentRequired: reenrolment))
+            try CredentialsFileStore(directory: state.path).save(
+                Credentials(
+                    kind: .patient, server: try ServerAddress(baseURL: "http://127.0.0.1:9"), clientID: "client-1",
+                    accessToken: secretToken, refreshToken: secretRefresh, clientKey: nil,
+                    expiresAt: Int64(Date().timeIntervalSince1970) + 7200, patientID: "40001", deviceID: "70001",
+                    reenrolmentRequired: reenrolment))
         }
 
         static func queueSamples(_ state: TemporaryDirectory, count: Int) async throws {
             let queue = try OfflineQueue(path: state.file("queue.sqlite"))
-            for index in 0..<count {
-                _ = try await queue.append(NewRecord(payload: Data("{}".utf8), stream: "F0:1D:2E:3C:00:01", captureTime: 1_795_000_000_000_000_000 + Int64(index), version: 1))
+            for index in 0 ..< count {
+                _ = try await queue.append(
+                    NewRecord(payload: Data("{}".utf8), stream: "F0:1D:2E:3C:00:01", captureTime: 1_795_000_000_000_000_000 + Int64(index), version: 1))
             }
             try await queue.flush()
             try await queue.close()
@@ -130,7 +132,8 @@ extension Operations {
             #expect(stale.outputLines.contains { $0.contains("daemon not running (last report") && $0.contains("older than 3 × 5 s") })
             #expect(stale.outputLines.contains { $0.contains("re-enrolment") && $0.contains("REQUIRED") })
             let object = try Self.json(try await Self.run(state, ["--json"]))
-            #expect((object["uplink"] as? [String: Any])?["reenrolment_required"] as? String == "the server no longer accepts this gateway's grant (invalid_grant)")
+            #expect(
+                (object["uplink"] as? [String: Any])?["reenrolment_required"] as? String == "the server no longer accepts this gateway's grant (invalid_grant)")
 
             let child = Process()
             child.executableURL = URL(fileURLWithPath: "/bin/true")
@@ -172,10 +175,11 @@ extension Operations {
             #expect(table.outputLines[0].hasPrefix("STARTED"))
             #expect(table.outputLines[2].hasSuffix("HTTP 503 from 127.0.0.1:9"))
             let lines = try await Self.run(state, ["--history", "--json"])
-            #expect(lines.outputLines == [
-                #"{"started_at":"2027-01-15T08:00:01.000Z","duration_s":0.25,"samples":1,"delivered":1,"duplicate":0,"rejected":0,"held":0,"skipped":0,"retry_later":0,"error":null}"#,
-                #"{"started_at":"2027-01-15T08:00:02.000Z","duration_s":0.25,"samples":2,"delivered":2,"duplicate":0,"rejected":0,"held":0,"skipped":0,"retry_later":0,"error":"HTTP 503 from 127.0.0.1:9"}"#,
-            ])
+            #expect(
+                lines.outputLines == [
+                    #"{"started_at":"2027-01-15T08:00:01.000Z","duration_s":0.25,"samples":1,"delivered":1,"duplicate":0,"rejected":0,"held":0,"skipped":0,"retry_later":0,"error":null}"#,
+                    #"{"started_at":"2027-01-15T08:00:02.000Z","duration_s":0.25,"samples":2,"delivered":2,"duplicate":0,"rejected":0,"held":0,"skipped":0,"retry_later":0,"error":"HTTP 503 from 127.0.0.1:9"}"#,
+                ])
         }
     }
 }

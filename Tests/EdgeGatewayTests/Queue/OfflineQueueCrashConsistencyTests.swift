@@ -22,7 +22,7 @@ struct OfflineQueueCrashConsistencyTests {
         let queuePath = directory.file("queue.sqlite")
         var ledger = AcceptanceLedger()
 
-        for cycle in 0..<cycles {
+        for cycle in 0 ..< cycles {
             let child = try KillableProcess(
                 ["append-numbered", "--state-dir", directory.path, "--first", "\(cycle * 100_000_000)"],
                 product: "edge-gateway-lab", outputPath: directory.file("cycle-\(cycle).out"))
@@ -31,7 +31,7 @@ struct OfflineQueueCrashConsistencyTests {
                 // including during start-up, migration and recovery.
                 try await waitUntil { child.hasOutput || !child.isRunning }
             }
-            try await Task.sleep(for: .milliseconds(Int.random(in: 0...120, using: &random)))
+            try await Task.sleep(for: .milliseconds(Int.random(in: 0 ... 120, using: &random)))
             await child.killAndWait()
             #expect(child.wasKilled, "cycle \(cycle) (seed \(seed)): the child exited by itself: \(child.errorText())")
             ledger.recordAccepted(try child.outputLines(), cycle: cycle)
@@ -39,7 +39,7 @@ struct OfflineQueueCrashConsistencyTests {
             if cycle % 5 == 4 {
                 let queue = try OfflineQueue(path: queuePath)
                 #expect(queue.recovery == nil, "cycle \(cycle) (seed \(seed)): \(String(describing: queue.recovery))")
-                let lease = try await queue.lease(max: Int.random(in: 1...400, using: &random))
+                let lease = try await queue.lease(max: Int.random(in: 1 ... 400, using: &random))
                 let acked = lease.records.filter { _ in Bool.random(using: &random) }
                 #expect(try await queue.ack(acked.map(\.id)) == acked.count)
                 ledger.recordAcked(acked)
@@ -57,7 +57,9 @@ struct OfflineQueueCrashConsistencyTests {
         }
         try await queue.close()
 
-        print("crash test: seed \(seed), \(cycles) kill -9 cycles (\(ledger.cyclesWithAcceptance) with accepted records), \(ledger.accepted.count) accepted, \(ledger.acked.count) acked, \(present.count) present")
+        print(
+            "crash test: seed \(seed), \(cycles) kill -9 cycles (\(ledger.cyclesWithAcceptance) with accepted records), \(ledger.accepted.count) accepted, \(ledger.acked.count) acked, \(present.count) present"
+        )
         let problems = ledger.check(present: present)
         #expect(problems.isEmpty, "seed \(seed): \(problems.prefix(10))")
         #expect(ledger.cyclesWithAcceptance >= cycles / 3, "seed \(seed): too few cycles got records accepted")

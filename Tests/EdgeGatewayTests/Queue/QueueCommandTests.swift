@@ -18,7 +18,7 @@ struct QueueCommandTests {
         var configuration = QueueConfiguration()
         configuration.commitInterval = .milliseconds(5)
         let queue = try OfflineQueue(path: directory.file("queue.sqlite"), configuration: configuration)
-        let ids = try await queue.append(contentsOf: (0..<count).map { try SampleRecord.record(for: SampleFixtures.sample($0 + 1)) })
+        let ids = try await queue.append(contentsOf: (0 ..< count).map { try SampleRecord.record(for: SampleFixtures.sample($0 + 1)) })
         return (directory, queue, ids)
     }
 
@@ -47,13 +47,16 @@ struct QueueCommandTests {
         defer { directory.remove() }
         let result = try await GatewayProcess.run(["queue", "stats", "--state-dir", directory.path])
         #expect(result.status == 0)
-        #expect(result.outputLines.map { $0.split(separator: " ").first.map(String.init) ?? "" }
-            == ["pending", "leased", "dead", "evicted", "oldest", "database", "held"])
+        #expect(
+            result.outputLines.map { $0.split(separator: " ").first.map(String.init) ?? "" }
+                == ["pending", "leased", "dead", "evicted", "oldest", "database", "held"])
         #expect(result.outputLines[0] == "pending              2")
         try await queue.close()
     }
 
-    @Test("samples held for the clock are counted by stats, exported with --held, and release-held moves them: this boot's re-stamped, another boot's to dead letters")
+    @Test(
+        "samples held for the clock are counted by stats, exported with --held, and release-held moves them: this boot's re-stamped, another boot's to dead letters"
+    )
     func heldSamples() async throws {
         let (directory, queue, _) = try await Self.ownedQueue(samples: 1)
         defer { directory.remove() }
@@ -64,7 +67,9 @@ struct QueueCommandTests {
             monotonicNanoseconds: system.monotonicNanoseconds - 60_000_000_000, bootID: system.bootID)
         var earlierBoot = SampleFixtures.sample(3)
         earlierBoot.captured.wallClockSynchronized = false
-        let held = try OfflineQueue(path: directory.file(HeldSamples.fileName), configuration: Gateway.queueSettings(GatewayConfiguration.Queue(), logger: Logger(label: "test"), evictByAge: false))
+        let held = try OfflineQueue(
+            path: directory.file(HeldSamples.fileName),
+            configuration: Gateway.queueSettings(GatewayConfiguration.Queue(), logger: Logger(label: "test"), evictByAge: false))
         _ = try await held.append(contentsOf: [ours, earlierBoot].map(SampleRecord.record(for:)))
 
         let stats = try await GatewayProcess.run(["queue", "stats", "--json", "--state-dir", directory.path])
@@ -99,7 +104,10 @@ struct QueueCommandTests {
         #expect(dead.status == 0)
         #expect(dead.outputLines.count == 2)
         #expect(dead.outputLines[0].hasPrefix(#"{"id":\#(ids[0]),"stream":"F0:1D:2E:3C:4B:5A","capture_time_ns":1795000001000000000,"#))
-        #expect(dead.outputLines[0].hasSuffix(#","version":2,"payload_bytes":\#(try SampleRecord.record(for: SampleFixtures.sample(1)).payload.count),"reason":"HTTP 400: unknown patient"}"#))
+        #expect(
+            dead.outputLines[0].hasSuffix(
+                #","version":2,"payload_bytes":\#(try SampleRecord.record(for: SampleFixtures.sample(1)).payload.count),"reason":"HTTP 400: unknown patient"}"#)
+        )
 
         let retry = try await GatewayProcess.run(["queue", "retry-dead", "--reason", "patient", "--state-dir", directory.path])
         #expect(retry.status == 0)
@@ -115,17 +123,19 @@ struct QueueCommandTests {
         defer { directory.remove() }
         let jsonl = try await GatewayProcess.run(["queue", "export", "--state-dir", directory.path])
         #expect(jsonl.status == 0, "\(jsonl.standardError)")
-        #expect(jsonl.outputLines == [
-            #"{"record_id":\#(ids[0]),"stream":"F0:1D:2E:3C:4B:5A","sample_id":"00000000-0000-4000-8000-000000000001","sensor":"F0:1D:2E:3C:4B:5A","patient_id":"patient-7","captured_utc":"2026-11-18T11:06:41.000Z","wall_clock_ns":1795000001000000000,"wall_clock_synchronized":true,"bpm":71,"contact":"detected","energy_expended_kj":null,"rr_intervals_ms":[705.078,695.312]}"#,
-            #"{"record_id":\#(ids[1]),"stream":"F0:1D:2E:3C:4B:5A","sample_id":"00000000-0000-4000-8000-000000000002","sensor":"F0:1D:2E:3C:4B:5A","patient_id":"patient-7","captured_utc":"2026-11-18T11:06:42.000Z","wall_clock_ns":1795000002000000000,"wall_clock_synchronized":true,"bpm":72,"contact":"detected","energy_expended_kj":null,"rr_intervals_ms":[705.078,695.312]}"#,
-        ])
+        #expect(
+            jsonl.outputLines == [
+                #"{"record_id":\#(ids[0]),"stream":"F0:1D:2E:3C:4B:5A","sample_id":"00000000-0000-4000-8000-000000000001","sensor":"F0:1D:2E:3C:4B:5A","patient_id":"patient-7","captured_utc":"2026-11-18T11:06:41.000Z","wall_clock_ns":1795000001000000000,"wall_clock_synchronized":true,"bpm":71,"contact":"detected","energy_expended_kj":null,"rr_intervals_ms":[705.078,695.312]}"#,
+                #"{"record_id":\#(ids[1]),"stream":"F0:1D:2E:3C:4B:5A","sample_id":"00000000-0000-4000-8000-000000000002","sensor":"F0:1D:2E:3C:4B:5A","patient_id":"patient-7","captured_utc":"2026-11-18T11:06:42.000Z","wall_clock_ns":1795000002000000000,"wall_clock_synchronized":true,"bpm":72,"contact":"detected","energy_expended_kj":null,"rr_intervals_ms":[705.078,695.312]}"#,
+            ])
         let csv = try await GatewayProcess.run(["queue", "export", "--format", "csv", "--state-dir", directory.path])
         #expect(csv.status == 0)
-        #expect(csv.outputLines == [
-            "record_id,stream,sample_id,sensor,patient_id,captured_utc,wall_clock_ns,wall_clock_synchronized,bpm,contact,energy_expended_kj,rr_intervals_ms",
-            "\(ids[0]),F0:1D:2E:3C:4B:5A,00000000-0000-4000-8000-000000000001,F0:1D:2E:3C:4B:5A,patient-7,2026-11-18T11:06:41.000Z,1795000001000000000,true,71,detected,,705.078 695.312",
-            "\(ids[1]),F0:1D:2E:3C:4B:5A,00000000-0000-4000-8000-000000000002,F0:1D:2E:3C:4B:5A,patient-7,2026-11-18T11:06:42.000Z,1795000002000000000,true,72,detected,,705.078 695.312",
-        ])
+        #expect(
+            csv.outputLines == [
+                "record_id,stream,sample_id,sensor,patient_id,captured_utc,wall_clock_ns,wall_clock_synchronized,bpm,contact,energy_expended_kj,rr_intervals_ms",
+                "\(ids[0]),F0:1D:2E:3C:4B:5A,00000000-0000-4000-8000-000000000001,F0:1D:2E:3C:4B:5A,patient-7,2026-11-18T11:06:41.000Z,1795000001000000000,true,71,detected,,705.078 695.312",
+                "\(ids[1]),F0:1D:2E:3C:4B:5A,00000000-0000-4000-8000-000000000002,F0:1D:2E:3C:4B:5A,patient-7,2026-11-18T11:06:42.000Z,1795000002000000000,true,72,detected,,705.078 695.312",
+            ])
         try await queue.close()
     }
 
@@ -134,15 +144,17 @@ struct QueueCommandTests {
         let (directory, queue, ids) = try await Self.ownedQueue(samples: 1)
         defer { directory.remove() }
         let old = SampleFixtures.sample(2, patient: nil)
-        let oldID = try await queue.append(NewRecord(
-            payload: try JSONEncoder().encode(old), stream: old.sensor.description,
-            captureTime: old.captured.wallClockNanoseconds, version: 1))
+        let oldID = try await queue.append(
+            NewRecord(
+                payload: try JSONEncoder().encode(old), stream: old.sensor.description,
+                captureTime: old.captured.wallClockNanoseconds, version: 1))
         let result = try await GatewayProcess.run(["queue", "export", "--format", "csv", "--state-dir", directory.path])
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(result.outputLines.dropFirst() == [
-            "\(ids[0]),F0:1D:2E:3C:4B:5A,00000000-0000-4000-8000-000000000001,F0:1D:2E:3C:4B:5A,patient-7,2026-11-18T11:06:41.000Z,1795000001000000000,true,71,detected,,705.078 695.312",
-            "\(oldID),F0:1D:2E:3C:4B:5A,00000000-0000-4000-8000-000000000002,F0:1D:2E:3C:4B:5A,,2026-11-18T11:06:42.000Z,1795000002000000000,true,72,detected,,705.078 695.312",
-        ])
+        #expect(
+            result.outputLines.dropFirst() == [
+                "\(ids[0]),F0:1D:2E:3C:4B:5A,00000000-0000-4000-8000-000000000001,F0:1D:2E:3C:4B:5A,patient-7,2026-11-18T11:06:41.000Z,1795000001000000000,true,71,detected,,705.078 695.312",
+                "\(oldID),F0:1D:2E:3C:4B:5A,00000000-0000-4000-8000-000000000002,F0:1D:2E:3C:4B:5A,,2026-11-18T11:06:42.000Z,1795000002000000000,true,72,detected,,705.078 695.312",
+            ])
         try await queue.close()
     }
 
@@ -154,7 +166,9 @@ struct QueueCommandTests {
         let result = try await GatewayProcess.run(["queue", "export", "--state-dir", directory.path])
         #expect(result.status == 65)
         #expect(result.outputLines.count == 1)
-        #expect(result.standardError.contains("record \(foreign) has payload version 9; this edge-gateway reads versions 1 (JSON) and 2 (binary) [unknown-record-version]"))
+        #expect(
+            result.standardError.contains(
+                "record \(foreign) has payload version 9; this edge-gateway reads versions 1 (JSON) and 2 (binary) [unknown-record-version]"))
         try await queue.close()
     }
 
@@ -227,18 +241,22 @@ struct QueueCommandTests {
         #expect(MovedAsideQueue.find(in: directory.path).isEmpty)
     }
 
-    @Test("the lab's append-numbered (a testing aid) needs an explicit scratch --state-dir, refuses a gateway's state and absurd numbers, and creates its directory 0700")
+    @Test(
+        "the lab's append-numbered (a testing aid) needs an explicit scratch --state-dir, refuses a gateway's state and absurd numbers, and creates its directory 0700"
+    )
     func appendNumberedIsSafe() async throws {
         let directory = try TemporaryDirectory("queue-cli")
         defer { directory.remove() }
-        let noStateDir = try await GatewayProcess.run(["append-numbered", "--count", "1"], product: "edge-gateway-lab", environment: ["EDGE_GATEWAY_STATE_DIR": directory.path])
+        let noStateDir = try await GatewayProcess.run(
+            ["append-numbered", "--count", "1"], product: "edge-gateway-lab", environment: ["EDGE_GATEWAY_STATE_DIR": directory.path])
         #expect(noStateDir.status == 64)
         for arguments in [["--chunk", "0"], ["--workers", "0"], ["--first", "9223372036854775800"], ["--count", "-1"]] {
             let refused = try await GatewayProcess.run(["append-numbered", "--state-dir", directory.file("scratch")] + arguments, product: "edge-gateway-lab")
             #expect(refused.status == 64, "\(arguments): \(refused.standardError)")
         }
         let scratch = directory.file("scratch")
-        let nearTheEnd = try await GatewayProcess.run(["append-numbered", "--state-dir", scratch, "--first", "\((1 << 62) - 3)", "--workers", "2", "--chunk", "2"], product: "edge-gateway-lab")
+        let nearTheEnd = try await GatewayProcess.run(
+            ["append-numbered", "--state-dir", scratch, "--first", "\((1 << 62) - 3)", "--workers", "2", "--chunk", "2"], product: "edge-gateway-lab")
         #expect(nearTheEnd.status == 0, "\(nearTheEnd.standardError)")
         #expect(nearTheEnd.outputLines.sorted() == ["4611686018427387901", "4611686018427387902", "4611686018427387903"])
         let mode = try FileManager.default.attributesOfItem(atPath: scratch)[.posixPermissions] as? NSNumber

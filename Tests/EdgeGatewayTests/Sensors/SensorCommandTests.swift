@@ -40,14 +40,16 @@ struct SensorCommandTests {
 
         let pair = try await setup.run(["pair", "F0:1D:2E:3C:00:01", "--alias", "bed 1", "--patient", "40006", "--json"])
         #expect(pair.status == 0, "\(pair.standardError)")
-        #expect(pair.outputLines.first?.contains(#""bonded":true,"body_location":"chest","battery_percent":95,"manufacturer":"Polar Electro Oy","model":"H10","bound":true"#) == true)
+        #expect(
+            pair.outputLines.first?.contains(
+                #""bonded":true,"body_location":"chest","battery_percent":95,"manufacturer":"Polar Electro Oy","model":"H10","bound":true"#) == true)
 
         let live = try await setup.run(["live", "F0:1D:2E:3C:00:01", "--count", "10", "--json"])
         #expect(live.status == 0, "\(live.standardError)")
         #expect(live.outputLines.count == 10)
         for line in live.outputLines {
             let bpm = try #require(Self.field("bpm", in: line).flatMap { Int($0) })
-            #expect((40...180).contains(bpm), "\(line)")
+            #expect((40 ... 180).contains(bpm), "\(line)")
             #expect(line.contains(#""address":"F0:1D:2E:3C:00:01""#) && line.contains(#""contact":"detected""#))
         }
 
@@ -111,8 +113,9 @@ struct SensorCommandTests {
         await simulator.stop()
         bus.stop()
         for output in [scan.standardOutput, pair.standardOutput] {
-            #expect(!output.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B || $0.value == 0x202E || $0.value == 0x0D },
-                    "a control character reached the terminal: \(output.debugDescription)")
+            #expect(
+                !output.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x9B || $0.value == 0x202E || $0.value == 0x0D },
+                "a control character reached the terminal: \(output.debugDescription)")
         }
         #expect(scan.standardOutput.contains(#"\u{1b}]0;PWNED\u{7}\u{1b}[2JStrap\u{202e}"#), "\(scan.standardOutput.debugDescription)")
         #expect(pair.status == 0, "\(pair.standardError)")
@@ -129,8 +132,8 @@ struct SensorCommandTests {
     /// The value of a top-level key in a one-line JSON object (numbers and strings).
     static func field(_ key: String, in line: String) -> String? {
         guard let data = line.data(using: .utf8),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let value = object[key]
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let value = object[key]
         else { return nil }
         return "\(value)"
     }

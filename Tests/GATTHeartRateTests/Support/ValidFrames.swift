@@ -5,7 +5,7 @@ import GATTHeartRate
 enum ValidFrames {
     static let all: [[UInt8]] = RealStrapFrame.all.map(\.bytes) + specBuilt
 
-    static let specBuilt: [[UInt8]] = (UInt8(0)..<32).map { flags in
+    static let specBuilt: [[UInt8]] = (UInt8(0) ..< 32).map { flags in
         FrameBuilder.frame(
             flags: flags,
             bpm: flags & 0x01 != 0 ? 0x0123 : 0x45,

@@ -13,12 +13,14 @@ struct ConfigurationEnvironmentTests {
 
     @Test("variables override the file, with numbers, booleans and strings read as the key's type")
     func overridesFile() throws {
-        let configuration = try Self.load("[uplink]\nbatch_size = 20\nrr_intervals = false\n", [
-            "EDGE_GATEWAY_UPLINK_BATCH_SIZE": "50",
-            "EDGE_GATEWAY_UPLINK_RR_INTERVALS": "true",
-            "EDGE_GATEWAY_METRICS_LISTEN": "127.0.0.1:9464",
-            "EDGE_GATEWAY_QUEUE_COMMIT_INTERVAL_MS": "200",
-        ])
+        let configuration = try Self.load(
+            "[uplink]\nbatch_size = 20\nrr_intervals = false\n",
+            [
+                "EDGE_GATEWAY_UPLINK_BATCH_SIZE": "50",
+                "EDGE_GATEWAY_UPLINK_RR_INTERVALS": "true",
+                "EDGE_GATEWAY_METRICS_LISTEN": "127.0.0.1:9464",
+                "EDGE_GATEWAY_QUEUE_COMMIT_INTERVAL_MS": "200",
+            ])
         #expect(configuration.uplink.batchSize == 50)
         #expect(configuration.uplink.rrIntervals)
         #expect(configuration.metrics.listen == "127.0.0.1:9464")
@@ -33,20 +35,34 @@ struct ConfigurationEnvironmentTests {
         #expect(Set(names).count == ConfigurationSchema.keys.count)
     }
 
-    @Test("a bad override names the variable, the key and what is allowed", arguments: [
-        ("EDGE_GATEWAY_UPLINK_BATCH_SIZE", "0", ConfigurationError.Code.invalidValue,
-         "environment variable EDGE_GATEWAY_UPLINK_BATCH_SIZE=0 (for [uplink] batch_size) is not allowed; expected a whole number of entries from 1 to 1000"),
-        ("EDGE_GATEWAY_UPLINK_BATCH_SIZE", "fifty", .wrongType,
-         "environment variable EDGE_GATEWAY_UPLINK_BATCH_SIZE=fifty (for [uplink] batch_size) is not an integer; expected a whole number of entries from 1 to 1000"),
-        ("EDGE_GATEWAY_UPLINK_DROP_NO_CONTACT", "yes", .wrongType,
-         "environment variable EDGE_GATEWAY_UPLINK_DROP_NO_CONTACT=yes (for [uplink] drop_no_contact) is not a boolean; expected true or false"),
-        ("EDGE_GATEWAY_METRICS_LISTEN", "localhost", .invalidValue,
-         "environment variable EDGE_GATEWAY_METRICS_LISTEN=localhost (for [metrics] listen) is not allowed; expected \"\" (off) or host:port, such as 127.0.0.1:9464 or [::1]:9464"),
-        ("EDGE_GATEWAY_UPLINK_BATCHSIZE", "5", .unknownVariable,
-         "environment variable EDGE_GATEWAY_UPLINK_BATCHSIZE names no key of [uplink]; the overrides of [uplink] are EDGE_GATEWAY_UPLINK_BASE_URL, EDGE_GATEWAY_UPLINK_FHIR_PATH, EDGE_GATEWAY_UPLINK_BATCH_SIZE, EDGE_GATEWAY_UPLINK_INTERVAL_S, EDGE_GATEWAY_UPLINK_RESOLUTION, EDGE_GATEWAY_UPLINK_RR_INTERVALS, EDGE_GATEWAY_UPLINK_DROP_NO_CONTACT, EDGE_GATEWAY_UPLINK_CA_FILE, EDGE_GATEWAY_UPLINK_TIMEOUT_S"),
-        ("EDGE_GATEWAY_METRICS_PORT", "9464", .unknownVariable,
-         "environment variable EDGE_GATEWAY_METRICS_PORT names no key of [metrics]; the overrides of [metrics] are EDGE_GATEWAY_METRICS_LISTEN"),
-    ])
+    @Test(
+        "a bad override names the variable, the key and what is allowed",
+        arguments: [
+            (
+                "EDGE_GATEWAY_UPLINK_BATCH_SIZE", "0", ConfigurationError.Code.invalidValue,
+                "environment variable EDGE_GATEWAY_UPLINK_BATCH_SIZE=0 (for [uplink] batch_size) is not allowed; expected a whole number of entries from 1 to 1000"
+            ),
+            (
+                "EDGE_GATEWAY_UPLINK_BATCH_SIZE", "fifty", .wrongType,
+                "environment variable EDGE_GATEWAY_UPLINK_BATCH_SIZE=fifty (for [uplink] batch_size) is not an integer; expected a whole number of entries from 1 to 1000"
+            ),
+            (
+                "EDGE_GATEWAY_UPLINK_DROP_NO_CONTACT", "yes", .wrongType,
+                "environment variable EDGE_GATEWAY_UPLINK_DROP_NO_CONTACT=yes (for [uplink] drop_no_contact) is not a boolean; expected true or false"
+            ),
+            (
+                "EDGE_GATEWAY_METRICS_LISTEN", "localhost", .invalidValue,
+                "environment variable EDGE_GATEWAY_METRICS_LISTEN=localhost (for [metrics] listen) is not allowed; expected \"\" (off) or host:port, such as 127.0.0.1:9464 or [::1]:9464"
+            ),
+            (
+                "EDGE_GATEWAY_UPLINK_BATCHSIZE", "5", .unknownVariable,
+                "environment variable EDGE_GATEWAY_UPLINK_BATCHSIZE names no key of [uplink]; the overrides of [uplink] are EDGE_GATEWAY_UPLINK_BASE_URL, EDGE_GATEWAY_UPLINK_FHIR_PATH, EDGE_GATEWAY_UPLINK_BATCH_SIZE, EDGE_GATEWAY_UPLINK_INTERVAL_S, EDGE_GATEWAY_UPLINK_RESOLUTION, EDGE_GATEWAY_UPLINK_RR_INTERVALS, EDGE_GATEWAY_UPLINK_DROP_NO_CONTACT, EDGE_GATEWAY_UPLINK_CA_FILE, EDGE_GATEWAY_UPLINK_TIMEOUT_S"
+            ),
+            (
+                "EDGE_GATEWAY_METRICS_PORT", "9464", .unknownVariable,
+                "environment variable EDGE_GATEWAY_METRICS_PORT names no key of [metrics]; the overrides of [metrics] are EDGE_GATEWAY_METRICS_LISTEN"
+            ),
+        ])
     func badOverride(variable: String, value: String, code: ConfigurationError.Code, message: String) {
         #expect(throws: ConfigurationError(code, message)) {
             try Self.load(nil, [variable: value])
@@ -64,18 +80,27 @@ struct ConfigurationEnvironmentTests {
         #expect(try Self.load(file, [:]).gateway.stateDirectory == "/from/file")
         #expect(try Self.load(file, ["EDGE_GATEWAY_STATE_DIR": "/from/env"]).gateway.stateDirectory == "/from/env")
         #expect(try Self.load(file, ["EDGE_GATEWAY_GATEWAY_STATE_DIR": "/from/env"]).gateway.stateDirectory == "/from/env")
-        #expect(try Self.load(file, ["EDGE_GATEWAY_STATE_DIR": "/same", "EDGE_GATEWAY_GATEWAY_STATE_DIR": "/same"])
-            .gateway.stateDirectory == "/same")
+        #expect(
+            try Self.load(file, ["EDGE_GATEWAY_STATE_DIR": "/same", "EDGE_GATEWAY_GATEWAY_STATE_DIR": "/same"])
+                .gateway.stateDirectory == "/same")
         #expect(try Self.load(file, ["EDGE_GATEWAY_STATE_DIR": ""]).gateway.stateDirectory == "/from/file")
         #expect(try Self.load(nil, [:]).gateway.stateDirectory == "/var/lib/edge-gateway")
-        #expect(throws: ConfigurationError(.conflictingVariables, "environment variable EDGE_GATEWAY_GATEWAY_STATE_DIR=/a (for [gateway] state_dir) and environment variable EDGE_GATEWAY_STATE_DIR=/b (for [gateway] state_dir) disagree; set only one of them")) {
+        #expect(
+            throws: ConfigurationError(
+                .conflictingVariables,
+                "environment variable EDGE_GATEWAY_GATEWAY_STATE_DIR=/a (for [gateway] state_dir) and environment variable EDGE_GATEWAY_STATE_DIR=/b (for [gateway] state_dir) disagree; set only one of them"
+            )
+        ) {
             try Self.load(file, ["EDGE_GATEWAY_STATE_DIR": "/b", "EDGE_GATEWAY_GATEWAY_STATE_DIR": "/a"])
         }
     }
 
     @Test("a bad file is reported even when a variable overrides the same key")
     func fileCheckedBeforeOverride() {
-        #expect(throws: ConfigurationError(.invalidValue, "/etc/edge-gateway/gateway.toml: [uplink] batch_size = 0 is not allowed; expected a whole number of entries from 1 to 1000")) {
+        #expect(
+            throws: ConfigurationError(
+                .invalidValue, "/etc/edge-gateway/gateway.toml: [uplink] batch_size = 0 is not allowed; expected a whole number of entries from 1 to 1000")
+        ) {
             try Self.load("[uplink]\nbatch_size = 0\n", ["EDGE_GATEWAY_UPLINK_BATCH_SIZE": "50"])
         }
     }

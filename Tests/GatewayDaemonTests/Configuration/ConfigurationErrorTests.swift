@@ -18,56 +18,99 @@ struct ConfigurationErrorTests {
     }
 
     static let cases: [Case] = [
-        Case(text: "[upload]\nbatch_size = 1\n", code: .unknownSection,
-             message: "/cfg/gateway.toml: unknown section [upload]; \(sections)"),
-        Case(text: "name = \"box\"\n", code: .unknownSection,
-             message: "/cfg/gateway.toml: unknown key name outside any section; \(sections)"),
-        Case(text: "[uplink]\nbatchsize = 1\n", code: .unknownKey,
-             message: "/cfg/gateway.toml: unknown key [uplink] batchsize; the keys of [uplink] are base_url, fhir_path, batch_size, interval_s, resolution, rr_intervals, drop_no_contact, ca_file, timeout_s"),
-        Case(text: "[uplink.tls]\nverify = false\n", code: .unknownKey,
-             message: "/cfg/gateway.toml: unknown key [uplink] tls; the keys of [uplink] are base_url, fhir_path, batch_size, interval_s, resolution, rr_intervals, drop_no_contact, ca_file, timeout_s"),
-        Case(text: "uplink = 3\n", code: .wrongType,
-             message: "/cfg/gateway.toml: [uplink] must be a section (a table), not an integer"),
-        Case(text: "[uplink]\nbatch_size = \"50\"\n", code: .wrongType,
-             message: "/cfg/gateway.toml: [uplink] batch_size = \"50\" is a string, not an integer; expected a whole number of entries from 1 to 1000"),
-        Case(text: "[uplink]\ninterval_s = 1.5\n", code: .wrongType,
-             message: "/cfg/gateway.toml: [uplink] interval_s = 1.5 is a floating-point number, not an integer; expected a whole number of seconds from 1 to 3600"),
-        Case(text: "[uplink]\nrr_intervals = \"yes\"\n", code: .wrongType,
-             message: "/cfg/gateway.toml: [uplink] rr_intervals = \"yes\" is a string, not a boolean; expected true or false"),
-        Case(text: "[bluetooth]\nadapter = [\"hci0\"]\n", code: .wrongType,
-             message: "/cfg/gateway.toml: [bluetooth] adapter = [\"hci0\"] is an array, not a string; expected a BlueZ adapter name hciN, such as hci0"),
-        Case(text: "[uplink]\nbatch_size = 0\n", code: .invalidValue,
-             message: "/cfg/gateway.toml: [uplink] batch_size = 0 is not allowed; expected a whole number of entries from 1 to 1000"),
-        Case(text: "[queue]\nmax_bytes = -1\n", code: .invalidValue,
-             message: "/cfg/gateway.toml: [queue] max_bytes = -1 is not allowed; expected a whole number of bytes from 1048576 to 1099511627776"),
-        Case(text: "[queue]\nmax_records = -5\n", code: .invalidValue,
-             message: "/cfg/gateway.toml: [queue] max_records = -5 is not allowed; expected a whole number of records from 1 to 1000000000"),
-        Case(text: "[queue]\ncommit_interval_ms = 0\n", code: .invalidValue,
-             message: "/cfg/gateway.toml: [queue] commit_interval_ms = 0 is not allowed; expected a whole number of milliseconds from 1 to 60000"),
-        Case(text: "[bluetooth]\nadapter = \"wlan0\"\n", code: .invalidValue,
-             message: "/cfg/gateway.toml: [bluetooth] adapter = \"wlan0\" is not allowed; expected a BlueZ adapter name hciN, such as hci0"),
-        Case(text: "[bluetooth]\nadapter = \"hci\"\n", code: .invalidValue,
-             message: "/cfg/gateway.toml: [bluetooth] adapter = \"hci\" is not allowed; expected a BlueZ adapter name hciN, such as hci0"),
-        Case(text: "[uplink]\nbase_url = \"http://jhe.example.org\"\n", code: .invalidValue,
-             message: "/cfg/gateway.toml: [uplink] base_url = \"http://jhe.example.org\" is not allowed (base URL 'http://jhe.example.org' uses plain http:// to a non-loopback host; tokens and health data must go over https://); expected \"\" (the server recorded at enrolment) or an https:// URL (http:// only to a loopback host)"),
-        Case(text: "[uplink]\nbase_url = \"jhe.example.org\"\n", code: .invalidValue,
-             message: "/cfg/gateway.toml: [uplink] base_url = \"jhe.example.org\" is not allowed (base URL 'jhe.example.org' is not an absolute http(s) URL such as https://jhe.example.org); expected \"\" (the server recorded at enrolment) or an https:// URL (http:// only to a loopback host)"),
-        Case(text: "[uplink]\nfhir_path = \"FHIR/R5\"\n", code: .invalidValue,
-             message: "/cfg/gateway.toml: [uplink] fhir_path = \"FHIR/R5\" is not allowed; expected \"\" (the path recorded at enrolment) or a path starting with /, such as /FHIR/R5/ (/fhir/r5/ on JHE v0.0.11 and older)"),
-        Case(text: "[uplink]\nresolution = \"fortnightly\"\n", code: .invalidValue,
-             message: "/cfg/gateway.toml: [uplink] resolution = \"fortnightly\" is not allowed; expected every-sample, or a window such as 60s, 5m, 1h (at most 24h)"),
-        Case(text: "[uplink]\nca_file = \"/nonexistent/ca.pem\"\n", code: .invalidValue,
-             message: "/cfg/gateway.toml: [uplink] ca_file = \"/nonexistent/ca.pem\" is not allowed (no such file); expected \"\" (the system CA store only) or the path of a readable PEM file"),
-        Case(text: "[uplink]\nca_file = \"/etc/hostname\"\n", code: .invalidValue,
-             message: "/cfg/gateway.toml: [uplink] ca_file = \"/etc/hostname\" is not allowed (it holds no readable PEM certificate); expected \"\" (the system CA store only) or the path of a readable PEM file"),
-        Case(text: "[uplink]\nca_file = \"/tmp\"\n", code: .invalidValue,
-             message: "/cfg/gateway.toml: [uplink] ca_file = \"/tmp\" is not allowed (it is a directory); expected \"\" (the system CA store only) or the path of a readable PEM file"),
-        Case(text: "[metrics]\nlisten = \"9464\"\n", code: .invalidValue,
-             message: "/cfg/gateway.toml: [metrics] listen = \"9464\" is not allowed; expected \"\" (off) or host:port, such as 127.0.0.1:9464 or [::1]:9464"),
-        Case(text: "[gateway]\nstate_dir = \"\"\n", code: .invalidValue,
-             message: "/cfg/gateway.toml: [gateway] state_dir = \"\" is not allowed; expected a directory path such as /var/lib/edge-gateway"),
-        Case(text: "[gateway]\nname = \"line\\nbreak\"\n", code: .invalidValue,
-             message: "/cfg/gateway.toml: [gateway] name = \"line\\nbreak\" is not allowed; expected \"\" (the host name) or up to 64 printable characters"),
+        Case(
+            text: "[upload]\nbatch_size = 1\n", code: .unknownSection,
+            message: "/cfg/gateway.toml: unknown section [upload]; \(sections)"),
+        Case(
+            text: "name = \"box\"\n", code: .unknownSection,
+            message: "/cfg/gateway.toml: unknown key name outside any section; \(sections)"),
+        Case(
+            text: "[uplink]\nbatchsize = 1\n", code: .unknownKey,
+            message:
+                "/cfg/gateway.toml: unknown key [uplink] batchsize; the keys of [uplink] are base_url, fhir_path, batch_size, interval_s, resolution, rr_intervals, drop_no_contact, ca_file, timeout_s"
+        ),
+        Case(
+            text: "[uplink.tls]\nverify = false\n", code: .unknownKey,
+            message:
+                "/cfg/gateway.toml: unknown key [uplink] tls; the keys of [uplink] are base_url, fhir_path, batch_size, interval_s, resolution, rr_intervals, drop_no_contact, ca_file, timeout_s"
+        ),
+        Case(
+            text: "uplink = 3\n", code: .wrongType,
+            message: "/cfg/gateway.toml: [uplink] must be a section (a table), not an integer"),
+        Case(
+            text: "[uplink]\nbatch_size = \"50\"\n", code: .wrongType,
+            message: "/cfg/gateway.toml: [uplink] batch_size = \"50\" is a string, not an integer; expected a whole number of entries from 1 to 1000"),
+        Case(
+            text: "[uplink]\ninterval_s = 1.5\n", code: .wrongType,
+            message:
+                "/cfg/gateway.toml: [uplink] interval_s = 1.5 is a floating-point number, not an integer; expected a whole number of seconds from 1 to 3600"),
+        Case(
+            text: "[uplink]\nrr_intervals = \"yes\"\n", code: .wrongType,
+            message: "/cfg/gateway.toml: [uplink] rr_intervals = \"yes\" is a string, not a boolean; expected true or false"),
+        Case(
+            text: "[bluetooth]\nadapter = [\"hci0\"]\n", code: .wrongType,
+            message: "/cfg/gateway.toml: [bluetooth] adapter = [\"hci0\"] is an array, not a string; expected a BlueZ adapter name hciN, such as hci0"),
+        Case(
+            text: "[uplink]\nbatch_size = 0\n", code: .invalidValue,
+            message: "/cfg/gateway.toml: [uplink] batch_size = 0 is not allowed; expected a whole number of entries from 1 to 1000"),
+        Case(
+            text: "[queue]\nmax_bytes = -1\n", code: .invalidValue,
+            message: "/cfg/gateway.toml: [queue] max_bytes = -1 is not allowed; expected a whole number of bytes from 1048576 to 1099511627776"),
+        Case(
+            text: "[queue]\nmax_records = -5\n", code: .invalidValue,
+            message: "/cfg/gateway.toml: [queue] max_records = -5 is not allowed; expected a whole number of records from 1 to 1000000000"),
+        Case(
+            text: "[queue]\ncommit_interval_ms = 0\n", code: .invalidValue,
+            message: "/cfg/gateway.toml: [queue] commit_interval_ms = 0 is not allowed; expected a whole number of milliseconds from 1 to 60000"),
+        Case(
+            text: "[bluetooth]\nadapter = \"wlan0\"\n", code: .invalidValue,
+            message: "/cfg/gateway.toml: [bluetooth] adapter = \"wlan0\" is not allowed; expected a BlueZ adapter name hciN, such as hci0"),
+        Case(
+            text: "[bluetooth]\nadapter = \"hci\"\n", code: .invalidValue,
+            message: "/cfg/gateway.toml: [bluetooth] adapter = \"hci\" is not allowed; expected a BlueZ adapter name hciN, such as hci0"),
+        Case(
+            text: "[uplink]\nbase_url = \"http://jhe.example.org\"\n", code: .invalidValue,
+            message:
+                "/cfg/gateway.toml: [uplink] base_url = \"http://jhe.example.org\" is not allowed (base URL 'http://jhe.example.org' uses plain http:// to a non-loopback host; tokens and health data must go over https://); expected \"\" (the server recorded at enrolment) or an https:// URL (http:// only to a loopback host)"
+        ),
+        Case(
+            text: "[uplink]\nbase_url = \"jhe.example.org\"\n", code: .invalidValue,
+            message:
+                "/cfg/gateway.toml: [uplink] base_url = \"jhe.example.org\" is not allowed (base URL 'jhe.example.org' is not an absolute http(s) URL such as https://jhe.example.org); expected \"\" (the server recorded at enrolment) or an https:// URL (http:// only to a loopback host)"
+        ),
+        Case(
+            text: "[uplink]\nfhir_path = \"FHIR/R5\"\n", code: .invalidValue,
+            message:
+                "/cfg/gateway.toml: [uplink] fhir_path = \"FHIR/R5\" is not allowed; expected \"\" (the path recorded at enrolment) or a path starting with /, such as /FHIR/R5/ (/fhir/r5/ on JHE v0.0.11 and older)"
+        ),
+        Case(
+            text: "[uplink]\nresolution = \"fortnightly\"\n", code: .invalidValue,
+            message:
+                "/cfg/gateway.toml: [uplink] resolution = \"fortnightly\" is not allowed; expected every-sample, or a window such as 60s, 5m, 1h (at most 24h)"),
+        Case(
+            text: "[uplink]\nca_file = \"/nonexistent/ca.pem\"\n", code: .invalidValue,
+            message:
+                "/cfg/gateway.toml: [uplink] ca_file = \"/nonexistent/ca.pem\" is not allowed (no such file); expected \"\" (the system CA store only) or the path of a readable PEM file"
+        ),
+        Case(
+            text: "[uplink]\nca_file = \"/etc/hostname\"\n", code: .invalidValue,
+            message:
+                "/cfg/gateway.toml: [uplink] ca_file = \"/etc/hostname\" is not allowed (it holds no readable PEM certificate); expected \"\" (the system CA store only) or the path of a readable PEM file"
+        ),
+        Case(
+            text: "[uplink]\nca_file = \"/tmp\"\n", code: .invalidValue,
+            message:
+                "/cfg/gateway.toml: [uplink] ca_file = \"/tmp\" is not allowed (it is a directory); expected \"\" (the system CA store only) or the path of a readable PEM file"
+        ),
+        Case(
+            text: "[metrics]\nlisten = \"9464\"\n", code: .invalidValue,
+            message: "/cfg/gateway.toml: [metrics] listen = \"9464\" is not allowed; expected \"\" (off) or host:port, such as 127.0.0.1:9464 or [::1]:9464"),
+        Case(
+            text: "[gateway]\nstate_dir = \"\"\n", code: .invalidValue,
+            message: "/cfg/gateway.toml: [gateway] state_dir = \"\" is not allowed; expected a directory path such as /var/lib/edge-gateway"),
+        Case(
+            text: "[gateway]\nname = \"line\\nbreak\"\n", code: .invalidValue,
+            message: "/cfg/gateway.toml: [gateway] name = \"line\\nbreak\" is not allowed; expected \"\" (the host name) or up to 64 printable characters"),
     ]
 
     @Test("a bad key or value gets its code and one exact message", arguments: cases)
@@ -83,7 +126,9 @@ struct ConfigurationErrorTests {
         #expect(throws: ConfigurationError(.invalidTOML, "/cfg/gateway.toml:3:1: not valid TOML: key batch_size is defined twice")) {
             try ConfigurationLoader.load(text: text, path: Self.path, environment: [:])
         }
-        #expect(throws: ConfigurationError(.invalidTOML, "/cfg/gateway.toml:1:8: not valid TOML: expected ] to close the table header, found the end of the line")) {
+        #expect(
+            throws: ConfigurationError(.invalidTOML, "/cfg/gateway.toml:1:8: not valid TOML: expected ] to close the table header, found the end of the line")
+        ) {
             try ConfigurationLoader.load(text: "[uplink\n", path: Self.path, environment: [:])
         }
     }
@@ -91,7 +136,10 @@ struct ConfigurationErrorTests {
     @Test("the first problem in file order is the one reported")
     func firstProblemWins() {
         let text = "[bluetooth]\nadapter = \"wlan0\"\n[uplink]\nbatch_size = 0\n"
-        #expect(throws: ConfigurationError(.invalidValue, "/cfg/gateway.toml: [bluetooth] adapter = \"wlan0\" is not allowed; expected a BlueZ adapter name hciN, such as hci0")) {
+        #expect(
+            throws: ConfigurationError(
+                .invalidValue, "/cfg/gateway.toml: [bluetooth] adapter = \"wlan0\" is not allowed; expected a BlueZ adapter name hciN, such as hci0")
+        ) {
             try ConfigurationLoader.load(text: text, path: Self.path, environment: [:])
         }
     }
@@ -102,7 +150,10 @@ struct ConfigurationErrorTests {
         defer { directory.remove() }
         let missing = directory.file("absent.toml")
         #expect(try ConfigurationFile.text(at: missing, required: false) == nil)
-        #expect(throws: ConfigurationError(.missingFile, "\(missing): no such configuration file; create it (every key is described in deploy/gateway.toml.example) or leave out --config")) {
+        #expect(
+            throws: ConfigurationError(
+                .missingFile, "\(missing): no such configuration file; create it (every key is described in deploy/gateway.toml.example) or leave out --config")
+        ) {
             try ConfigurationFile.text(at: missing, required: true)
         }
         #expect(throws: ConfigurationError(.unreadableFile, "\(directory.path): cannot read the configuration file: Is a directory")) {

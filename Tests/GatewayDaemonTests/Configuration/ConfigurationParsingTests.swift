@@ -56,8 +56,9 @@ struct ConfigurationParsingTests {
         let caFile = directory.file("ca.pem")
         try FileManager.default.copyItem(atPath: Self.testCA, toPath: caFile)
         let text = Self.everyKey(caFile: caFile)
-        #expect(try ConfigurationDocument.settings(in: text, path: Self.path).count == ConfigurationSchema.keys.count,
-                "the file above must set every key the schema has")
+        #expect(
+            try ConfigurationDocument.settings(in: text, path: Self.path).count == ConfigurationSchema.keys.count,
+            "the file above must set every key the schema has")
 
         var expected = GatewayConfiguration()
         expected.gateway.name = "clinic-3"
@@ -102,17 +103,26 @@ struct ConfigurationParsingTests {
         #expect(configuration.metrics.listen == "")
     }
 
-    @Test("accepts plain http:// to loopback, an IPv6 listen address and a 24h resolution window",
-          arguments: [
-              "[uplink]\nbase_url = \"http://127.0.0.1:8000\"",
-              "[uplink]\nbase_url = \"http://localhost:8000/\"",
-              "[metrics]\nlisten = \"[::1]:9464\"",
-              "[metrics]\nlisten = \"0.0.0.0:9100\"",
-              "[uplink]\nresolution = \"24h\"",
-              "[bluetooth]\nadapter = \"hci12\"",
-          ])
-    func acceptsEdgeValues(text: String) throws {
-        _ = try ConfigurationLoader.load(text: text, path: Self.path, environment: [:])
+    @Test(
+        "accepts plain http:// to loopback, an IPv6 listen address and a 24h resolution window, and keeps each value",
+        arguments: [
+            ("[uplink]\nbase_url = \"http://127.0.0.1:8000\"", "base_url", "http://127.0.0.1:8000"),
+            ("[uplink]\nbase_url = \"http://localhost:8000/\"", "base_url", "http://localhost:8000/"),
+            ("[metrics]\nlisten = \"[::1]:9464\"", "listen", "[::1]:9464"),
+            ("[metrics]\nlisten = \"0.0.0.0:9100\"", "listen", "0.0.0.0:9100"),
+            ("[uplink]\nresolution = \"24h\"", "resolution", "24h"),
+            ("[bluetooth]\nadapter = \"hci12\"", "adapter", "hci12"),
+        ])
+    func acceptsEdgeValues(text: String, setting: String, expected: String) throws {
+        let configuration = try ConfigurationLoader.load(text: text, path: Self.path, environment: [:])
+        let value: String? =
+            switch setting {
+            case "base_url": configuration.uplink.baseURL
+            case "listen": configuration.metrics.listen
+            case "resolution": configuration.uplink.resolution
+            default: configuration.bluetooth.adapter
+            }
+        #expect(value == expected)
     }
 
     @Test("the listen address splits into host and port")

@@ -20,23 +20,23 @@ struct TOMLParserTests {
     @Test("the four kinds of string, with every escape and multi-line trimming, read to the characters meant")
     func strings() throws {
         let text = #"""
-        [s]
-        basic = "tab\tquote\" back\\ é \u00E9 \U0001F600 \b\f\n\r"
-        literal = 'C:\Users\nodejs'
-        multi = """
-        Roses are red
-        Violets are blue"""
-        trimmed = """\
-            The quick \
-            brown fox."""
-        quotes = """two "" here, and one at the end""""
-        raw = '''
-        first 'line'
-        second'''
-        empty = ""
-        "quoted key" = 1
-        'literal key' = 2
-        """#
+            [s]
+            basic = "tab\tquote\" back\\ é \u00E9 \U0001F600 \b\f\n\r"
+            literal = 'C:\Users\nodejs'
+            multi = """
+            Roses are red
+            Violets are blue"""
+            trimmed = """\
+                The quick \
+                brown fox."""
+            quotes = """two "" here, and one at the end""""
+            raw = '''
+            first 'line'
+            second'''
+            empty = ""
+            "quoted key" = 1
+            'literal key' = 2
+            """#
         let s = try section("s", of: text)
         #expect(s["basic"] == .string("tab\tquote\" back\\ é é 😀 \u{8}\u{C}\n\r"))
         #expect(s["literal"] == .string(#"C:\Users\nodejs"#))
@@ -52,31 +52,31 @@ struct TOMLParserTests {
     @Test("integers in every base and with underscores, booleans, and the types no key takes, kept as written")
     func scalars() throws {
         let text = """
-        [n]
-        a = +99
-        b = -17
-        c = 0
-        d = 1_000_000
-        e = 0xDEAD_beef
-        f = 0o755
-        g = 0b1101
-        h = 9223372036854775807
-        i = -9223372036854775808
-        t = true
-        u = false
-        x = 6.626e-34
-        y = -inf
-        z = 1979-05-27T07:32:00-08:00
-        w = 1979-05-27 07:32:00.999
-        v = 1979-05-27
-        q = 07:32:00
-        r = [ 1, "two", [3.0], { four = 4 }, ] # comment
-        m = [
-          "hci0", # first
-          "hci1",
-        ]
-        o = { batch_size = 5, nested.key = "x" }
-        """
+            [n]
+            a = +99
+            b = -17
+            c = 0
+            d = 1_000_000
+            e = 0xDEAD_beef
+            f = 0o755
+            g = 0b1101
+            h = 9223372036854775807
+            i = -9223372036854775808
+            t = true
+            u = false
+            x = 6.626e-34
+            y = -inf
+            z = 1979-05-27T07:32:00-08:00
+            w = 1979-05-27 07:32:00.999
+            v = 1979-05-27
+            q = 07:32:00
+            r = [ 1, "two", [3.0], { four = 4 }, ] # comment
+            m = [
+              "hci0", # first
+              "hci1",
+            ]
+            o = { batch_size = 5, nested.key = "x" }
+            """
         let n = try section("n", of: text)
         #expect(n["a"] == .integer(99))
         #expect(n["b"] == .integer(-17))
@@ -109,7 +109,8 @@ struct TOMLParserTests {
     func tables() throws {
         let root = try table("a.b = 1\n[x.y.z]\nk = 2\n[x]\nl = 3\n[x.y]\nm = 4\n[\"q r\" . s]\n")
         guard case .table(let a)? = root["a"], case .table(let x)? = root["x"], case .table(let y)? = x["y"],
-              case .table(let z)? = y["z"], case .table(let q)? = root["q r"] else {
+            case .table(let z)? = y["z"], case .table(let q)? = root["q r"]
+        else {
             Issue.record("tables missing: \(root.keys)")
             return
         }
@@ -139,20 +140,28 @@ struct TOMLParserTests {
         Bad(text: "[a.b]\n[a]\nb.c = 1\n", line: 3, column: 1, message: "key b.c extends b, a table defined elsewhere by its [header]"),
         Bad(text: "a = { b = 1 }\na.c = 2\n", line: 2, column: 1, message: "key a.c extends a, an inline table, which is closed"),
         Bad(text: "a = 1\na.b = 2\n", line: 2, column: 1, message: "key a.b goes through a, which already has a value, not a table"),
-        Bad(text: "[[sensor]]\n", line: 1, column: 1, message: "arrays of tables ([[…]]) are valid TOML, but the configuration has none; write each section once, as [name]"),
+        Bad(
+            text: "[[sensor]]\n", line: 1, column: 1,
+            message: "arrays of tables ([[…]]) are valid TOML, but the configuration has none; write each section once, as [name]"),
         Bad(text: "[q]\nname = box\n", line: 2, column: 8, message: "box is not a TOML value; a string needs quotes (\"box\"), a boolean is true or false"),
         Bad(text: "[q]\nn = 007\n", line: 2, column: 5, message: "007 is not a TOML value; a string needs quotes (\"007\"), a boolean is true or false"),
         Bad(text: "[q]\nn = 1__0\n", line: 2, column: 5, message: "1__0 is not a TOML value; a string needs quotes (\"1__0\"), a boolean is true or false"),
-        Bad(text: "[q]\nn = 9223372036854775808\n", line: 2, column: 5, message: "9223372036854775808 is outside the integers TOML allows (64-bit, from -9223372036854775808 to 9223372036854775807)"),
+        Bad(
+            text: "[q]\nn = 9223372036854775808\n", line: 2, column: 5,
+            message: "9223372036854775808 is outside the integers TOML allows (64-bit, from -9223372036854775808 to 9223372036854775807)"),
         Bad(text: "[q]\nn =\n", line: 2, column: 4, message: "expected a value after =, found the end of the line"),
         Bad(text: "[q]\nn = 1 2\n", line: 2, column: 7, message: "expected the end of the line, found '2'"),
         Bad(text: "[q]\ns = \"open\n", line: 2, column: 10, message: "the string is not closed before the end of the line"),
-        Bad(text: "[q]\ns = \"bad \\x escape\"\n", line: 2, column: 10, message: "unknown escape \\x; the escapes are \\b \\t \\n \\f \\r \\\" \\\\ \\uXXXX \\UXXXXXXXX"),
+        Bad(
+            text: "[q]\ns = \"bad \\x escape\"\n", line: 2, column: 10,
+            message: "unknown escape \\x; the escapes are \\b \\t \\n \\f \\r \\\" \\\\ \\uXXXX \\UXXXXXXXX"),
         Bad(text: "[q]\ns = \"\\uD800\"\n", line: 2, column: 6, message: "\\u must be followed by 4 hex digits of a Unicode scalar value"),
         Bad(text: "[q]\ns = \"bell \u{7}\"\n", line: 2, column: 11, message: "control character U+0007 in a string; write it as an escape such as \\u0007"),
         Bad(text: "# del \u{7F}\n", line: 1, column: 7, message: "control character U+007F in a comment"),
         Bad(text: "[q]\na = [1 2]\n", line: 2, column: 8, message: "expected , or ] in the array, found '2'"),
-        Bad(text: "[q]\na = { b = 1,\n c = 2 }\n", line: 2, column: 13, message: "expected a key (letters, digits, _ and -, or a quoted string), found the end of the line"),
+        Bad(
+            text: "[q]\na = { b = 1,\n c = 2 }\n", line: 2, column: 13,
+            message: "expected a key (letters, digits, _ and -, or a quoted string), found the end of the line"),
         Bad(text: "é = 1\n", line: 1, column: 1, message: "expected a key (letters, digits, _ and -, or a quoted string), found 'é'"),
         Bad(text: "a = 1\r\nb = 2\rc = 3\n", line: 2, column: 6, message: "expected the end of the line, found a carriage return without a line feed"),
         Bad(text: "s = '''unterminated\n", line: 2, column: 1, message: "the string is not closed: a ' is missing"),

@@ -61,7 +61,8 @@ struct ClockRepairTests {
     func restampUsesTheMonotonicOffset() throws {
         let boot = UUID()
         let captured = CaptureTime(wallClockNanoseconds: Self.wrongStart, wallClockSynchronized: false, monotonicNanoseconds: 5_000_000_000, bootID: boot)
-        let now = CaptureTime(wallClockNanoseconds: Self.trueStart + 60_000_000_000, wallClockSynchronized: true, monotonicNanoseconds: 65_000_000_000, bootID: boot)
+        let now = CaptureTime(
+            wallClockNanoseconds: Self.trueStart + 60_000_000_000, wallClockSynchronized: true, monotonicNanoseconds: 65_000_000_000, bootID: boot)
         let repaired = try #require(ClockRepair.restamp(Self.sample(at: captured), now: now))
         #expect(repaired.captured.wallClockNanoseconds == Self.trueStart)
         #expect(repaired.captured.wallClockSynchronized)
@@ -90,7 +91,7 @@ struct ClockRepairTests {
         let intakeTask = Task { try await intake.run() }
 
         var captured: [HeartRateSample] = []
-        for _ in 0..<5 {
+        for _ in 0 ..< 5 {
             captured.append(Self.sample(at: clock.now()))
             buffer.add(captured.last!)
             source.advance(seconds: 1)

@@ -33,7 +33,9 @@ struct UploadOutageTests {
         counters.read { $0.report(name: "test", startedAt: Date(), refreshSeconds: 5, clockSynchronized: true).uplink }
     }
 
-    @Test("an outage is logged once when it starts (warning) and once when it ends (notice), status shows it while it lasts, and uploads resume within seconds of the server's return")
+    @Test(
+        "an outage is logged once when it starts (warning) and once when it ends (notice), status shows it while it lasts, and uploads resume within seconds of the server's return"
+    )
     func outageIsReportedAndEndsPromptly() async throws {
         let directory = try TemporaryDirectory("upload-outage")
         defer { directory.remove() }
@@ -47,12 +49,13 @@ struct UploadOutageTests {
         service.probeInterval = .milliseconds(200)
 
         await jhe.setReachable(false)
-        let samples = (0..<10).map { index in
+        let samples = (0 ..< 10).map { index in
             HeartRateSample(
                 id: UUID(), sensor: BluetoothAddress("F0:1D:2E:3C:00:01")!, patientID: nil,
                 measurement: HeartRateMeasurement(bpm: 60 + UInt16(index), contact: .detected),
-                captured: CaptureTime(wallClockNanoseconds: 1_795_000_000_000_000_000 + Int64(index) * 1_000_000_000,
-                                      wallClockSynchronized: true, monotonicNanoseconds: UInt64(index + 1) * 1_000_000_000, bootID: UUID()))
+                captured: CaptureTime(
+                    wallClockNanoseconds: 1_795_000_000_000_000_000 + Int64(index) * 1_000_000_000,
+                    wallClockSynchronized: true, monotonicNanoseconds: UInt64(index + 1) * 1_000_000_000, bootID: UUID()))
         }
         try await queue.append(contentsOf: samples.map(SampleRecord.record(for:)))
         let uploader = Task { try await service.run() }

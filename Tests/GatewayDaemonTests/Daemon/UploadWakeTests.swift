@@ -33,9 +33,11 @@ struct UploadWakeTests {
         let storing = Task { try await intake.run() }
 
         // The first (empty) round has run once the token state is published.
-        try await waitUntil { counters.read { $0.report(name: "t", startedAt: Date(), refreshSeconds: 5, clockSynchronized: true).uplink.tokenExpiresAt } != nil }
+        try await waitUntil {
+            counters.read { $0.report(name: "t", startedAt: Date(), refreshSeconds: 5, clockSynchronized: true).uplink.tokenExpiresAt } != nil
+        }
         #expect(await jhe.counters.batchRequests == 0)
-        for index in 0..<3 { buffer.add(SampleFixtures.sample(index, patient: nil)) }
+        for index in 0 ..< 3 { buffer.add(SampleFixtures.sample(index, patient: nil)) }
         try await waitUntil(timeout: .seconds(120), polling: .milliseconds(50)) { await jhe.storedCount() == 3 }
 
         buffer.close()

@@ -3,9 +3,12 @@ import Testing
 
 @Suite("Hex frame parsing")
 struct HexFrameTests {
-    @Test("reads the spellings btmon, gatttool and nRF Connect print as the same bytes",
-          arguments: ["104ed202c802", "10 4e d2 02 c8 02", "10:4e:d2:02:c8:02", "10-4E-D2-02-C8-02",
-                      "0x10 0x4e 0xd2 0x02 0xc8 0x02", "0x104ed202c802", "  10 4e\td2 02 c8 02  ", "10,4e,d2,02,c8,02"])
+    @Test(
+        "reads the spellings btmon, gatttool and nRF Connect print as the same bytes",
+        arguments: [
+            "104ed202c802", "10 4e d2 02 c8 02", "10:4e:d2:02:c8:02", "10-4E-D2-02-C8-02",
+            "0x10 0x4e 0xd2 0x02 0xc8 0x02", "0x104ed202c802", "  10 4e\td2 02 c8 02  ", "10,4e,d2,02,c8,02",
+        ])
     func readsSpellings(text: String) throws {
         #expect(try HexFrame.parse(text) == [0x10, 0x4E, 0xD2, 0x02, 0xC8, 0x02])
     }
@@ -22,8 +25,9 @@ struct HexFrameTests {
         #expect(error?.code == "invalid-hex")
     }
 
-    @Test("refuses an odd number of digits, overall or in one separated byte",
-          arguments: ["123", "10 4 e2", "1:02"])
+    @Test(
+        "refuses an odd number of digits, overall or in one separated byte",
+        arguments: ["123", "10 4 e2", "1:02"])
     func refusesOddDigits(text: String) {
         #expect(throws: HexFrame.ParseError.self) { try HexFrame.parse(text) }
     }

@@ -16,7 +16,9 @@ extension Operations {
         @Test("serves the closure's text at GET /metrics on a port chosen by the kernel, 404 elsewhere, and stops with its service group")
         func servesOverLoopback() async throws {
             let counter = Counter()
-            let server = MetricsServer(address: ListenAddress(host: "127.0.0.1", port: 0), logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })) {
+            let server = MetricsServer(
+                address: ListenAddress(host: "127.0.0.1", port: 0), logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+            ) {
                 "# HELP edge_gateway_test A test.\n# TYPE edge_gateway_test counter\nedge_gateway_test \(await counter.next())\n"
             }
             let group = ServiceGroup(services: [server], gracefulShutdownSignals: [], logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))

@@ -89,7 +89,8 @@ extension Operations {
             for seconds in [0.07, 1.5, 100] { latency.observe(seconds) }
             let (samples, types) = try Self.parse(PrometheusExposition.render(report: report, queue: queue, uploadLatency: latency))
 
-            let first = ["sensor": "F0:1D:2E:3C:00:01"], second = ["sensor": "F0:1D:2E:3C:00:02"]
+            let first = ["sensor": "F0:1D:2E:3C:00:01"]
+            let second = ["sensor": "F0:1D:2E:3C:00:02"]
             #expect(types["edge_gateway_samples_received_total"] == "counter")
             #expect(Self.value(samples, "edge_gateway_samples_received_total", first) == "100")
             #expect(Self.value(samples, "edge_gateway_samples_received_total", second) == "50")

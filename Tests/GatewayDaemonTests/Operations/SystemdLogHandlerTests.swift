@@ -21,7 +21,10 @@ extension Operations {
             let line = SystemdLogHandler.format(
                 level: .error, label: "edge-gateway.uplink", message: "upload failed\nsecond line\r\tend",
                 metadata: ["status": "503", "server": "jhe.example.org", "reason": "Service \"Unavailable\"\nretry", "empty": ""])
-            #expect(line == #"<3>edge-gateway.uplink: upload failed\nsecond line\r\tend empty="" reason="Service \"Unavailable\"\nretry" server=jhe.example.org status=503"#)
+            #expect(
+                line
+                    == #"<3>edge-gateway.uplink: upload failed\nsecond line\r\tend empty="" reason="Service \"Unavailable\"\nretry" server=jhe.example.org status=503"#
+            )
             #expect(!line.contains("\n"))
             #expect(SystemdLogHandler.escaped("a\u{7}b\u{1B}c") == #"a\u0007b\u001bc"#)
         }
@@ -30,7 +33,10 @@ extension Operations {
         func hostileNameIsEscaped() {
             let name = "\u{1B}]0;PWNED\u{07}\u{1B}[2J\u{7F}\u{9B}2J\u{202E}evil"
             let line = SystemdLogHandler.format(level: .notice, label: "edge-gateway", message: "strap \(name)", metadata: ["name": "\(name)"])
-            #expect(line == #"<5>edge-gateway: strap \u001b]0;PWNED\u0007\u001b[2J\u007f\u009b2J\u202eevil name=\u001b]0;PWNED\u0007\u001b[2J\u007f\u009b2J\u202eevil"#)
+            #expect(
+                line
+                    == #"<5>edge-gateway: strap \u001b]0;PWNED\u0007\u001b[2J\u007f\u009b2J\u202eevil name=\u001b]0;PWNED\u0007\u001b[2J\u007f\u009b2J\u202eevil"#
+            )
             #expect(!line.unicodeScalars.contains { $0.properties.generalCategory == .control || $0.value == 0x202E })
         }
 
@@ -44,10 +50,11 @@ extension Operations {
             logger.debug("not shown")
             logger.info("connected", metadata: ["sensor": "F0:1D:2E:3C:00:01"])
             logger.warning("stalled", metadata: ["gateway": "override"])
-            #expect(lines.withLock { $0 } == [
-                "<6>edge-gateway.sensors: connected gateway=ward-3 sensor=F0:1D:2E:3C:00:01",
-                "<4>edge-gateway.sensors: stalled gateway=override",
-            ])
+            #expect(
+                lines.withLock { $0 } == [
+                    "<6>edge-gateway.sensors: connected gateway=ward-3 sensor=F0:1D:2E:3C:00:01",
+                    "<4>edge-gateway.sensors: stalled gateway=override",
+                ])
         }
     }
 }

@@ -12,7 +12,7 @@ struct MalformedFrameLogTests {
         let address = try #require(BluetoothAddress("F0:1D:2E:3C:00:01"))
         let other = try #require(BluetoothAddress("F0:1D:2E:3C:00:02"))
         let error = try #require(#expect(throws: FrameDecodingError.self) { try HeartRateMeasurement.decode([0x10]) })
-        for count in 1...50 {
+        for count in 1 ... 50 {
             await log.record(address, bytes: [0x10], error: error, total: count)
         }
         await log.record(other, bytes: [], error: error, total: 1)
@@ -32,7 +32,7 @@ struct MalformedFrameLogTests {
         }
         let address = try #require(BluetoothAddress("F0:1D:2E:3C:00:01"))
         let error = try #require(#expect(throws: FrameDecodingError.self) { try HeartRateMeasurement.decode([]) })
-        for count in 1...5 { await log.record(address, bytes: [], error: error, total: count) }
+        for count in 1 ... 5 { await log.record(address, bytes: [], error: error, total: count) }
         clock.withLock { $0 = $0.advanced(by: .seconds(61)) }
         await log.record(address, bytes: [], error: error, total: 6)
         let written = lines.withLock { $0 }

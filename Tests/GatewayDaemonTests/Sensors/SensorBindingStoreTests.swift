@@ -11,7 +11,8 @@ struct SensorBindingStoreTests {
         let scratch = try TemporaryDirectory("bindings")
         defer { scratch.remove() }
         let store = SensorBindingStore(directory: scratch.file("state"))
-        let binding = SensorBinding(address: BluetoothAddress("F0:1D:2E:3C:00:01")!, alias: "bed 3", patientID: "40001", addedAt: Date(timeIntervalSince1970: 1_800_000_000))
+        let binding = SensorBinding(
+            address: BluetoothAddress("F0:1D:2E:3C:00:01")!, alias: "bed 3", patientID: "40001", addedAt: Date(timeIntervalSince1970: 1_800_000_000))
         try store.bind(binding)
         #expect(try store.load() == [binding])
         #expect(try FileManager.default.attributesOfItem(atPath: store.path)[.posixPermissions] as? NSNumber == 0o600)

@@ -20,7 +20,8 @@ struct SensorSupervisorTests {
         #expect(sample.captured.monotonicNanoseconds > 0 && sample.captured.wallClockNanoseconds > 1_700_000_000_000_000_000)
         #expect(Set(fixture.collector.samples.map(\.id)).count == (fixture.collector.samples.count))
         let details = await supervisor.details
-        #expect(details == DeviceDetails(name: "Polar H10 0001", bodySensorLocation: .chest, batteryPercent: 95, manufacturer: "Polar Electro Oy", model: "H10"))
+        #expect(
+            details == DeviceDetails(name: "Polar H10 0001", bodySensorLocation: .chest, batteryPercent: 95, manufacturer: "Polar Electro Oy", model: "H10"))
     }
 
     @Test("resumes notifications after the link drops mid-stream, every time")
@@ -29,7 +30,7 @@ struct SensorSupervisorTests {
         let (address, supervisor, task) = await fixture.supervise()
         defer { task.cancel() }
         #expect(await fixture.samplesArrive(for: address))
-        for _ in 0..<3 {
+        for _ in 0 ..< 3 {
             await fixture.simulator.dropLink(address)
             let restored = ContinuousClock.now
             #expect(await fixture.samplesArrive(for: address, count: 1))
@@ -78,9 +79,10 @@ struct SensorSupervisorTests {
         defer { task.cancel() }
         #expect(await fixture.samplesArrive(for: address))
         await fixture.simulator.stallNotifications(address, true)
-        #expect(await eventually {
-            fixture.collector.events.contains { if case .stalled = $0 { true } else { false } }
-        })
+        #expect(
+            await eventually {
+                fixture.collector.events.contains { if case .stalled = $0 { true } else { false } }
+            })
         await fixture.simulator.stallNotifications(address, false)
         #expect(await fixture.samplesArrive(for: address))
         #expect(await supervisor.reconnects >= 1)
@@ -123,15 +125,16 @@ struct SensorSupervisorTests {
         policy.stableSubscription = .seconds(3600)
         let (address, supervisor, task) = await fixture.supervise(policy: policy)
         defer { task.cancel() }
-        for _ in 0..<3 {
+        for _ in 0 ..< 3 {
             #expect(await fixture.samplesArrive(for: address, count: 1))
             await fixture.simulator.dropLink(address)
         }
-        #expect(await eventually {
-            fixture.collector.events.filter {
-                if case .retrying(_, let reason, true, _) = $0 { reason.contains("after subscribing") } else { false }
-            }.count >= 3
-        })
+        #expect(
+            await eventually {
+                fixture.collector.events.filter {
+                    if case .retrying(_, let reason, true, _) = $0 { reason.contains("after subscribing") } else { false }
+                }.count >= 3
+            })
         #expect(await supervisor.reconnects >= 3)
     }
 

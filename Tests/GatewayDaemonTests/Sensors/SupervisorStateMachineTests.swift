@@ -70,7 +70,7 @@ struct SupervisorStateMachineTests {
         let recorder = Recorder()
         let (_, task) = Self.supervise(radio: radio, recorder: recorder)
         try await waitUntil { await Self.subscriptions(radio) == 1 }
-        for _ in 0..<3 { await radio.send(Self.frame, from: Self.strap) }
+        for _ in 0 ..< 3 { await radio.send(Self.frame, from: Self.strap) }
         try await waitUntil { recorder.samples.count == 3 }
         task.cancel()
         await task.value
@@ -128,7 +128,7 @@ struct SupervisorStateMachineTests {
         policy.stableSubscription = .seconds(10)
         let recorder = Recorder()
         let (_, task) = Self.supervise(radio: radio, policy: policy, recorder: recorder)
-        for drop in 1...3 {
+        for drop in 1 ... 3 {
             try await waitUntil { await Self.subscriptions(radio) == drop }
             await radio.dropLink(Self.strap)
             try await waitUntil { recorder.retries.count == drop }
@@ -207,7 +207,7 @@ struct SupervisorStateMachineTests {
     @Test("eight straps on one adapter never have more connect attempts in flight than the slots allow")
     func connectionSlots() async throws {
         let radio = InMemoryStrapRadio()
-        let addresses = (1...8).map { BluetoothAddress("F0:1D:2E:3C:01:0\($0)")! }
+        let addresses = (1 ... 8).map { BluetoothAddress("F0:1D:2E:3C:01:0\($0)")! }
         for address in addresses { await radio.add(address) { $0.connectTime = .milliseconds(50) } }
         let slots = ConnectionSlots(limit: 2)
         let recorder = Recorder()

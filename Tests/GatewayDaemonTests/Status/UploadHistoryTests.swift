@@ -24,7 +24,7 @@ extension Operations {
             defer { directory.remove() }
             let history = UploadHistory(directory: directory.path)
             #expect(history.recent().isEmpty)
-            let attempts = (1...5).map { StatusReportFixtures.attempt($0, error: $0 == 3 ? "HTTP 503 from jhe.example.org" : nil) }
+            let attempts = (1 ... 5).map { StatusReportFixtures.attempt($0, error: $0 == 3 ? "HTTP 503 from jhe.example.org" : nil) }
             for attempt in attempts { try history.record(attempt) }
             #expect(history.recent() == attempts)
             #expect(history.recent(limit: 2) == Array(attempts.suffix(2)))
@@ -39,16 +39,17 @@ extension Operations {
             let history = UploadHistory(directory: directory.path)
             try history.record(StatusReportFixtures.attempt(1))
             let firstInode = try Self.inode(history.path)
-            for index in 2...400 { try history.record(StatusReportFixtures.attempt(index)) }
+            for index in 2 ... 400 { try history.record(StatusReportFixtures.attempt(index)) }
             #expect(try Self.lineCount(history.path) == 400)
             #expect(try Self.inode(history.path) == firstInode, "appends must not replace the file")
             try history.record(StatusReportFixtures.attempt(401))
             #expect(try Self.lineCount(history.path) == 200)
             #expect(try Self.inode(history.path) != firstInode, "compaction replaces the file atomically")
-            #expect(history.recent().map(\.samples) == Array(202...401))
+            #expect(history.recent().map(\.samples) == Array(202 ... 401))
             #expect(!FileManager.default.fileExists(atPath: history.path + ".tmp-\(getpid())"))
-            #expect(try FileManager.default.attributesOfItem(atPath: history.path)[.posixPermissions] as? NSNumber == 0o600,
-                    "the compacted history stays private, like every state file")
+            #expect(
+                try FileManager.default.attributesOfItem(atPath: history.path)[.posixPermissions] as? NSNumber == 0o600,
+                "the compacted history stays private, like every state file")
         }
 
         @Test("skips garbage lines and a torn last line, and the next record starts on a line of its own")

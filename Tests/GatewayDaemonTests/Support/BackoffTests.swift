@@ -8,10 +8,10 @@ struct BackoffTests {
     func equalJitterBounds() {
         let backoff = Backoff(initial: .milliseconds(100), maximum: .seconds(2))
         var random = SplitMix64(seed: 42)
-        for attempt in 0..<40 {
+        for attempt in 0 ..< 40 {
             let step = min(Duration.seconds(2), .milliseconds(100) * (1 << min(attempt, 20)))
             var waits: Set<Duration> = []
-            for _ in 0..<200 {
+            for _ in 0 ..< 200 {
                 let wait = backoff.delay(attempt: attempt, using: &random)
                 #expect(wait >= step / 2 && wait <= step, "attempt \(attempt): \(wait)")
                 waits.insert(wait)

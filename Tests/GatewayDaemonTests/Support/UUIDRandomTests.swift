@@ -6,7 +6,7 @@ import Testing
 struct UUIDRandomTests {
     @Test("every UUID is version 4, RFC 4122 variant, and 10,000 of them are distinct")
     func versionVariantAndUniqueness() {
-        let ids = (0..<10_000).map { _ in UUID.random() }
+        let ids = (0 ..< 10_000).map { _ in UUID.random() }
         #expect(Set(ids).count == ids.count)
         for id in ids {
             let text = id.uuidString

@@ -22,8 +22,9 @@ struct QueueFixture {
 
     /// A record whose payload is `text`, captured `offset` seconds after the clock's start.
     func record(_ text: String, stream: String = "s1", at offset: Int64 = 0) -> NewRecord {
-        NewRecord(payload: Data(text.utf8), stream: stream,
-                  captureTime: 1_800_000_000_000_000_000 + offset * 1_000_000_000, version: 1)
+        NewRecord(
+            payload: Data(text.utf8), stream: stream,
+            captureTime: 1_800_000_000_000_000_000 + offset * 1_000_000_000, version: 1)
     }
 }
 

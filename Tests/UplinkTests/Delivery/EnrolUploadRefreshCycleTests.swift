@@ -55,10 +55,10 @@ struct EnrolUploadRefreshCycleTests {
             let tokens = harness.tokenManager()
             let client = harness.client(tokens: tokens)
             let patient = String(JHESimulator.defaultPatientID)
-            let samples = (0..<5).map { Samples.sample(at: Samples.contractInstant + Int64($0) * 1_000_000_000, patient: patient) }
+            let samples = (0 ..< 5).map { Samples.sample(at: Samples.contractInstant + Int64($0) * 1_000_000_000, patient: patient) }
             #expect(await client.deliver(samples) == Array(repeating: .delivered, count: 5))
             harness.advanceGatewayClock(by: 2_000_000)
-            let later = (0..<3).map { Samples.sample(at: Samples.contractInstant + Int64($0) * 1_000_000_000, patient: patient) }
+            let later = (0 ..< 3).map { Samples.sample(at: Samples.contractInstant + Int64($0) * 1_000_000_000, patient: patient) }
             #expect(await client.deliver(later) == Array(repeating: .delivered, count: 3))
             #expect(await tokens.renewalCount == 1)
             #expect(await harness.simulator.counters.refreshes == 0)
@@ -74,10 +74,12 @@ struct EnrolUploadRefreshCycleTests {
     func windowedWithRR() async throws {
         try await SimulatorHarness.with { harness in
             try await harness.enroll()
-            let client = JHEClient(tokens: harness.tokenManager(), transport: harness.transport, configuration: DeliveryConfiguration(
-                encoding: EncodingOptions(resolution: .window(seconds: 60), includeRRIntervals: true)))
+            let client = JHEClient(
+                tokens: harness.tokenManager(), transport: harness.transport,
+                configuration: DeliveryConfiguration(
+                    encoding: EncodingOptions(resolution: .window(seconds: 60), includeRRIntervals: true)))
             let start: Int64 = 1_795_334_400_000_000_000
-            let samples = (0..<120).map { Samples.sample(bpm: UInt16(60 + $0 % 20), rr: [800, 820], at: start + Int64($0) * 1_000_000_000) }
+            let samples = (0 ..< 120).map { Samples.sample(bpm: UInt16(60 + $0 % 20), rr: [800, 820], at: start + Int64($0) * 1_000_000_000) }
             #expect(await client.deliver(samples) == Array(repeating: .delivered, count: 120))
             #expect(await harness.simulator.storedCount() == 6)
             #expect(await harness.simulator.storedCount(code: "omh:rr-interval:1.0") == 240)

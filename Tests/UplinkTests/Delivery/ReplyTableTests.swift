@@ -40,7 +40,10 @@ struct ReplyTableTests {
             let outcomes = await client.deliver(samples(20, seed: 4, poisonAt: [3, 17]))
             for (index, outcome) in outcomes.enumerated() {
                 if [3, 17].contains(index) {
-                    guard case .rejected(let reason) = outcome else { Issue.record("entry \(index): \(outcome)"); continue }
+                    guard case .rejected(let reason) = outcome else {
+                        Issue.record("entry \(index): \(outcome)")
+                        continue
+                    }
                     #expect(reason.hasPrefix("422") && reason.contains("beats/min"))
                 } else {
                     #expect(outcome == .delivered)
@@ -65,7 +68,10 @@ struct ReplyTableTests {
             await harness.simulator.setConsent(false)
             let batch = samples(7, seed: 5)
             for outcome in await client.deliver(batch) {
-                guard case .held(let reason) = outcome else { Issue.record("\(outcome)"); continue }
+                guard case .held(let reason) = outcome else {
+                    Issue.record("\(outcome)")
+                    continue
+                }
                 #expect(reason.contains("403") && reason.contains("consented"))
             }
             #expect(await harness.simulator.storedCount() == 0)
@@ -85,7 +91,10 @@ struct ReplyTableTests {
                 return resource
             }
             let outcomes = await client.deliver(samples(100, seed: 6, poisonAt: [41]))
-            guard case .rejected(let reason) = outcomes[41] else { Issue.record("\(outcomes[41])"); return }
+            guard case .rejected(let reason) = outcomes[41] else {
+                Issue.record("\(outcomes[41])")
+                return
+            }
             #expect(reason.contains("HTTP 400"))
             #expect(outcomes.enumerated().allSatisfy { $0.offset == 41 || $0.element == .delivered })
             #expect(await harness.simulator.storedCount() == 99)
@@ -107,10 +116,13 @@ struct ReplyTableTests {
             }
             let outcomes = await client.deliver(samples(30, seed: 7, poisonAt: [0, 29]))
             for index in [0, 29] {
-                guard case .rejected(let reason) = outcomes[index] else { Issue.record("\(outcomes[index])"); continue }
+                guard case .rejected(let reason) = outcomes[index] else {
+                    Issue.record("\(outcomes[index])")
+                    continue
+                }
                 #expect(reason.contains("HTTP 500"))
             }
-            #expect(outcomes[1..<29].allSatisfy { $0 == .delivered })
+            #expect(outcomes[1 ..< 29].allSatisfy { $0 == .delivered })
         }
     }
 

@@ -15,15 +15,16 @@ struct JSONBytesTests {
     }()
 
     /// Characters JSON escapes, the ones it need not, and some outside the Basic Multilingual Plane.
-    static let awkward: [Unicode.Scalar] = (0..<0x20).map { Unicode.Scalar(UInt8($0)) }
+    static let awkward: [Unicode.Scalar] =
+        (0 ..< 0x20).map { Unicode.Scalar(UInt8($0)) }
         + ["\"", "\\", "/", "\u{7F}", "\u{80}", "\u{9F}", "é", "–", "\u{2028}", "\u{202E}", "\u{FEFF}", "♥", "𝄞", "😀", "a", "Z", "0", " "]
 
     static func randomString(_ random: inout SplitMix64) -> String {
         var text = String.UnicodeScalarView()
-        for _ in 0..<Int.random(in: 0...24, using: &random) {
+        for _ in 0 ..< Int.random(in: 0 ... 24, using: &random) {
             if Bool.random(using: &random) {
                 text.append(awkward.randomElement(using: &random)!)
-            } else if let scalar = Unicode.Scalar(UInt32.random(in: 0...0x10FFFF, using: &random)) {
+            } else if let scalar = Unicode.Scalar(UInt32.random(in: 0 ... 0x10FFFF, using: &random)) {
                 text.append(scalar)
             }
         }
@@ -49,7 +50,7 @@ struct JSONBytesTests {
     @Test("strings with every control character, quotes, slashes and non-BMP characters are escaped as JSONEncoder escapes them")
     func stringsMatchJSONEncoder() throws {
         var random = SplitMix64(seed: 0x5EED_0016)
-        for _ in 0..<2_000 {
+        for _ in 0 ..< 2_000 {
             let text = Self.randomString(&random)
             let expected = try Self.reference.encode([text])
             var plain = JSONBytes()
@@ -70,11 +71,11 @@ struct JSONBytesTests {
     func numbersMatchJSONEncoder() throws {
         var random = SplitMix64(seed: 0x5EED_0017)
         var values: [Double] = [0, -0.0, 1e21, 1e-7, 3e15, 1e16, 2.5e-5, .leastNonzeroMagnitude, .greatestFiniteMagnitude]
-        values += (0...65_535).filter { $0 % 97 == 0 || $0 < 300 }.map(Double.init)
-        values += (0..<2_000).map { _ in Double(UInt16.random(in: 1...UInt16.max, using: &random)) * 1000 / 1024 }
-        values += (0..<2_000).map { _ in Double(UInt16.random(in: 30...230, using: &random)) / Double(Int.random(in: 1...60, using: &random)) }
-        values += (0..<2_000).compactMap { _ in
-            let value = Double(bitPattern: UInt64.random(in: 0...UInt64.max, using: &random))
+        values += (0 ... 65_535).filter { $0 % 97 == 0 || $0 < 300 }.map(Double.init)
+        values += (0 ..< 2_000).map { _ in Double(UInt16.random(in: 1 ... UInt16.max, using: &random)) * 1000 / 1024 }
+        values += (0 ..< 2_000).map { _ in Double(UInt16.random(in: 30 ... 230, using: &random)) / Double(Int.random(in: 1 ... 60, using: &random)) }
+        values += (0 ..< 2_000).compactMap { _ in
+            let value = Double(bitPattern: UInt64.random(in: 0 ... UInt64.max, using: &random))
             return value.isFinite ? value : nil
         }
         for value in values {
@@ -100,13 +101,14 @@ struct JSONBytesTests {
     func uploadsMatchJSONEncoder() throws {
         var random = SplitMix64(seed: 0x5EED_0018)
         let resolutions: [UploadResolution] = [.everySample, .window(seconds: 60), .window(seconds: 300)]
-        for round in 0..<24 {
+        for round in 0 ..< 24 {
             let options = EncodingOptions(
                 resolution: resolutions[round % resolutions.count], includeRRIntervals: round % 2 == 0,
                 dropNoContact: round % 4 < 2,
                 defaultDatasheet: SensorDatasheet(manufacturer: Self.randomString(&random), model: round % 3 == 0 ? nil : "H10"))
-            let encoder = UploadEncoder(configuration: EncoderConfiguration(
-                defaultPatientID: Self.randomString(&random), deviceID: Self.randomString(&random), options: options))
+            let encoder = UploadEncoder(
+                configuration: EncoderConfiguration(
+                    defaultPatientID: Self.randomString(&random), deviceID: Self.randomString(&random), options: options))
             let samples = Samples.random(count: 40, seed: UInt64(round))
             let observations = try encoder.encode(samples).items.map(\.observation)
             #expect(!observations.isEmpty)

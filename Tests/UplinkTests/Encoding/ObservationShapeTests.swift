@@ -35,10 +35,11 @@ struct ObservationShapeTests {
         #expect(header["source_creation_date_time"] as? String == "2026-11-22T08:00:01.250Z")
         #expect(header["modality"] as? String == "sensed")
         #expect(header["schema_id"] as? [String: String] == ["namespace": "omh", "name": "heart-rate", "version": "2.0"])
-        #expect(header["external_datasheets"] as? [[String: String]] == [
-            ["datasheet_type": "manufacturer", "datasheet_reference": "Polar"],
-            ["datasheet_type": "model", "datasheet_reference": "H10"],
-        ])
+        #expect(
+            header["external_datasheets"] as? [[String: String]] == [
+                ["datasheet_type": "manufacturer", "datasheet_reference": "Polar"],
+                ["datasheet_type": "model", "datasheet_reference": "H10"],
+            ])
         let body = try #require(point["body"] as? [String: Any])
         let heartRate = try #require(body["heart_rate"] as? [String: Any])
         #expect((heartRate["value"] as? NSNumber)?.doubleValue == 72 && heartRate["unit"] as? String == "beats/min")
@@ -67,8 +68,9 @@ struct ObservationShapeTests {
     @Test("non-ASCII in a manufacturer name is sent as \\u escapes and decodes back to the same text")
     func asciiOnly() throws {
         let name = "Garmin – Fénix ♥ 𝄞"
-        let encoder = UploadEncoder(configuration: .init(
-            defaultPatientID: "1", deviceID: "2", options: .init(defaultDatasheet: SensorDatasheet(manufacturer: name, model: nil))))
+        let encoder = UploadEncoder(
+            configuration: .init(
+                defaultPatientID: "1", deviceID: "2", options: .init(defaultDatasheet: SensorDatasheet(manufacturer: name, model: nil))))
         let observation = try #require(try encoder.encode([Samples.sample()]).items.first?.observation)
         let data = try #require(observation.valueAttachment.data)
         let raw = try #require(Data(base64Encoded: data))
@@ -102,8 +104,9 @@ struct ObservationShapeTests {
     func deterministic() throws {
         let samples = Samples.random(count: 200, seed: 99)
         for resolution in [UploadResolution.everySample, .window(seconds: 60)] {
-            let encoder = UploadEncoder(configuration: .init(
-                defaultPatientID: "1", deviceID: "2", options: .init(resolution: resolution, includeRRIntervals: true)))
+            let encoder = UploadEncoder(
+                configuration: .init(
+                    defaultPatientID: "1", deviceID: "2", options: .init(resolution: resolution, includeRRIntervals: true)))
             let first = try encoder.bundleData(try encoder.encode(samples).items.map(\.observation))
             let second = try encoder.bundleData(try encoder.encode(samples).items.map(\.observation))
             #expect(first == second)

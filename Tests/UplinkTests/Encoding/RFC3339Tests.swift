@@ -19,8 +19,8 @@ struct RFC3339Tests {
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         formatter.timeZone = TimeZone(identifier: "UTC")
         var random = SplitMix64(seed: 2026)
-        for _ in 0..<10_000 {
-            let milliseconds = Int64.random(in: 0...4_102_444_800_000, using: &random)
+        for _ in 0 ..< 10_000 {
+            let milliseconds = Int64.random(in: 0 ... 4_102_444_800_000, using: &random)
             let expected = formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
             #expect(RFC3339.format(nanosecondsSince1970: milliseconds * 1_000_000) == expected)
         }

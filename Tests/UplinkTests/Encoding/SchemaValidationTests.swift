@@ -29,11 +29,21 @@ struct SchemaValidationTests {
         defer { if kept == nil { try? FileManager.default.removeItem(at: scratch) } }
         let samples = Samples.random(count: 300, seed: 0x5EED_0006)
         let modes: [(String, EncoderConfiguration)] = [
-            ("plain", .init(defaultPatientID: "40006", deviceID: "70007",
-                            options: .init(defaultDatasheet: SensorDatasheet(manufacturer: "Polar", model: "H10")))),
+            (
+                "plain",
+                .init(
+                    defaultPatientID: "40006", deviceID: "70007",
+                    options: .init(defaultDatasheet: SensorDatasheet(manufacturer: "Polar", model: "H10")))
+            ),
             ("rr", .init(defaultPatientID: "40006", deviceID: "70007", options: .init(includeRRIntervals: true))),
-            ("window", .init(defaultPatientID: "40006", deviceID: "70007", options: .init(resolution: .window(seconds: 60),
-                             defaultDatasheet: SensorDatasheet(manufacturer: "Garmin – ünïcode ♥", model: nil)))),
+            (
+                "window",
+                .init(
+                    defaultPatientID: "40006", deviceID: "70007",
+                    options: .init(
+                        resolution: .window(seconds: 60),
+                        defaultDatasheet: SensorDatasheet(manufacturer: "Garmin – ünïcode ♥", model: nil)))
+            ),
         ]
         var inputs: [(String, URL)] = []
         for (name, configuration) in modes {

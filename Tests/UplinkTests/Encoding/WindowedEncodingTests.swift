@@ -15,7 +15,7 @@ struct WindowedEncodingTests {
     @Test("90 samples from 08:00:30 give two 60 s windows of average/minimum/maximum with time intervals")
     func twoWindows() throws {
         let start: Int64 = 1_795_334_430_000_000_000  // 2026-11-22T08:00:30Z
-        let samples = (0..<90).map { Samples.sample(bpm: UInt16(60 + $0 % 30), at: start + Int64($0) * 1_000_000_000) }
+        let samples = (0 ..< 90).map { Samples.sample(bpm: UInt16(60 + $0 % 30), at: start + Int64($0) * 1_000_000_000) }
         let encoder = UploadEncoder(configuration: .init(defaultPatientID: "1", deviceID: "2", options: .init(resolution: .window(seconds: 60))))
         let upload = try encoder.encode(samples)
         #expect(upload.items.count == 6)

@@ -25,15 +25,17 @@ struct InvitationCodeTests {
         #expect(try InvitationCode(parsing: "h_abcd").codeVerifier == "YWJjZA")
     }
 
-    @Test("bad links and codes give specific typed errors", arguments: [
-        ("https://app.example/invite?nocode=1", UplinkError.Code.invalidInvitation),
-        ("justatoken", .invalidInvitation),
-        ("_tokenonly", .invalidInvitation),
-        ("host_", .invalidInvitation),
-        ("host_tok%en", .invalidInvitation),
-        ("host_tok-en", .invalidInvitation),
-        ("host%7Eclient%7Ecode%7Everifier", .unsupportedInvitationFormat),
-    ])
+    @Test(
+        "bad links and codes give specific typed errors",
+        arguments: [
+            ("https://app.example/invite?nocode=1", UplinkError.Code.invalidInvitation),
+            ("justatoken", .invalidInvitation),
+            ("_tokenonly", .invalidInvitation),
+            ("host_", .invalidInvitation),
+            ("host_tok%en", .invalidInvitation),
+            ("host_tok-en", .invalidInvitation),
+            ("host%7Eclient%7Ecode%7Everifier", .unsupportedInvitationFormat),
+        ])
     func rejected(input: String, code: UplinkError.Code) {
         #expect { try InvitationCode(parsing: input) } throws: { ($0 as? UplinkError)?.code == code }
     }

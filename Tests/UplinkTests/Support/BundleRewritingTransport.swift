@@ -11,8 +11,9 @@ struct BundleRewritingTransport: HTTPTransport {
     func send(_ request: TransportRequest, timeout: Duration) async throws(UplinkError) -> TransportResponse {
         var request = request
         if request.url.hasSuffix("/FHIR/R5/"), let body = request.body,
-           var bundle = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
-           let entries = bundle["entry"] as? [[String: Any]] {
+            var bundle = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
+            let entries = bundle["entry"] as? [[String: Any]]
+        {
             bundle["entry"] = entries.map { entry in
                 var entry = entry
                 entry["resource"] = rewrite(entry["resource"] as? [String: Any] ?? [:])
@@ -27,8 +28,8 @@ struct BundleRewritingTransport: HTTPTransport {
     static func rewritingPayload(_ resource: [String: Any], _ change: (inout [String: Any]) -> Void) -> [String: Any] {
         var resource = resource
         guard var attachment = resource["valueAttachment"] as? [String: Any],
-              let data = (attachment["data"] as? String).flatMap({ Data(base64Encoded: $0) }),
-              var point = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+            let data = (attachment["data"] as? String).flatMap({ Data(base64Encoded: $0) }),
+            var point = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
         else { return resource }
         change(&point)
         attachment["data"] = (try? JSONSerialization.data(withJSONObject: point))?.base64EncodedString()
@@ -39,7 +40,7 @@ struct BundleRewritingTransport: HTTPTransport {
     /// The `bpm` value of a resource's heart-rate payload, if any.
     static func bpm(_ resource: [String: Any]) -> Int? {
         guard let data = ((resource["valueAttachment"] as? [String: Any])?["data"] as? String).flatMap({ Data(base64Encoded: $0) }),
-              let point = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
+            let point = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any]
         else { return nil }
         return (((point["body"] as? [String: Any])?["heart_rate"] as? [String: Any])?["value"] as? NSNumber)?.intValue
     }

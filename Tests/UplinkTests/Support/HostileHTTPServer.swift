@@ -76,7 +76,7 @@ final class HostileHTTPServer: Sendable {
         switch behaviour {
         case .trickle(let interval, let bodyBytes):
             guard send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(bodyBytes)\r\n\r\n", to: connection) else { return }
-            for _ in 0..<bodyBytes {
+            for _ in 0 ..< bodyBytes {
                 Thread.sleep(forTimeInterval: interval)
                 guard send(" ", to: connection) else { return }
             }

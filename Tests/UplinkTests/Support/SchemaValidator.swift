@@ -15,7 +15,8 @@ enum SchemaValidator {
     static func validate(_ inputs: [(String, URL)]) throws -> Report {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", fixtures.appendingPathComponent("validate-omh.py").path]
+        process.arguments =
+            ["python3", fixtures.appendingPathComponent("validate-omh.py").path]
             + inputs.flatMap { [$0.0, $0.1.path] }
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("validate-\(UUID()).txt")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)

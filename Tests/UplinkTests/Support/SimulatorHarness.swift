@@ -63,8 +63,10 @@ final class SimulatorHarness: Sendable {
 
     /// A client with a short poison-confirmation pause, so bisection tests stay short.
     func client(tokens: TokenManager, batchSize: Int = 100, timeout: Duration = .seconds(30)) -> JHEClient {
-        JHEClient(tokens: tokens, transport: transport, configuration: DeliveryConfiguration(
-            batchSize: batchSize, requestTimeout: timeout, poisonConfirmationPause: .milliseconds(20)))
+        JHEClient(
+            tokens: tokens, transport: transport,
+            configuration: DeliveryConfiguration(
+                batchSize: batchSize, requestTimeout: timeout, poisonConfirmationPause: .milliseconds(20)))
     }
 }
 

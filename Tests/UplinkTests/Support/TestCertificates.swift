@@ -16,12 +16,18 @@ struct TestCertificates {
         self.directory = directory
         let path = { (name: String) in directory.appendingPathComponent(name).path }
         try Data("subjectAltName=IP:127.0.0.1\n".utf8).write(to: URL(fileURLWithPath: path("ext.cnf")))
-        try Self.openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=edge-gateway test CA",
-                          "-keyout", path("ca.key"), "-out", path("ca.pem")])
-        try Self.openssl(["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1",
-                          "-keyout", path("server.key"), "-out", path("server.csr")])
-        try Self.openssl(["x509", "-req", "-in", path("server.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
-                          "-CAcreateserial", "-days", "2", "-extfile", path("ext.cnf"), "-out", path("server.pem")])
+        try Self.openssl([
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=edge-gateway test CA",
+            "-keyout", path("ca.key"), "-out", path("ca.pem"),
+        ])
+        try Self.openssl([
+            "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1",
+            "-keyout", path("server.key"), "-out", path("server.csr"),
+        ])
+        try Self.openssl([
+            "x509", "-req", "-in", path("server.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
+            "-CAcreateserial", "-days", "2", "-extfile", path("ext.cnf"), "-out", path("server.pem"),
+        ])
     }
 
     static func openssl(_ arguments: [String]) throws {

@@ -14,7 +14,7 @@ struct RefreshMarginTests {
             let enrolled = try await harness.enroll()
             #expect(enrolled.tokenLifetime == 30)
             let tokens = harness.tokenManager()
-            for _ in 0..<5 { #expect(try await tokens.accessToken() == enrolled.accessToken) }
+            for _ in 0 ..< 5 { #expect(try await tokens.accessToken() == enrolled.accessToken) }
             harness.advanceGatewayClock(by: 23)
             #expect(try await tokens.accessToken() == enrolled.accessToken)
             harness.advanceGatewayClock(by: 2)

@@ -48,7 +48,8 @@ struct ServerSettingsTests {
             try await harness.enroll()
             let elsewhere = JHESimulator()
             let elsewhereURL = try await elsewhere.start()
-            let tokens = TokenManager(store: harness.store, transport: harness.transport, serverSettings: ServerSettings(baseURL: elsewhereURL), now: harness.now)
+            let tokens = TokenManager(
+                store: harness.store, transport: harness.transport, serverSettings: ServerSettings(baseURL: elsewhereURL), now: harness.now)
             harness.advanceGatewayClock(by: 1_209_600)
             let outcomes = await harness.client(tokens: tokens).deliver(Samples.random(count: 3, seed: 31))
             for outcome in outcomes {

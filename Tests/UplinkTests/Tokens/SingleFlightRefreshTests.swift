@@ -13,7 +13,7 @@ struct SingleFlightRefreshTests {
             let tokens = harness.tokenManager()
             harness.advanceGatewayClock(by: 1_209_600)
             let results = try await withThrowingTaskGroup(of: String.self) { group in
-                for _ in 0..<16 { group.addTask { try await tokens.accessToken() } }
+                for _ in 0 ..< 16 { group.addTask { try await tokens.accessToken() } }
                 return try await group.reduce(into: [String]()) { $0.append($1) }
             }
             #expect(Set(results).count == 1)
@@ -31,9 +31,10 @@ struct SingleFlightRefreshTests {
             _ = try await tokens.accessToken()
             await harness.simulator.revokeAccessTokens()
             let outcomes = await withTaskGroup(of: [Outcome].self) { group in
-                for index in 0..<8 {
+                for index in 0 ..< 8 {
                     group.addTask {
-                        await client.deliver(Samples.random(count: 20, seed: 100 + UInt64(index), start: Samples.contractInstant + Int64(index) * 100_000_000_000))
+                        await client.deliver(
+                            Samples.random(count: 20, seed: 100 + UInt64(index), start: Samples.contractInstant + Int64(index) * 100_000_000_000))
                     }
                 }
                 return await group.reduce(into: [Outcome]()) { $0 += $1 }

@@ -11,8 +11,9 @@ struct TLSTrustTests {
         let directory = try SchemaValidator.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let certificates = try TestCertificates(in: directory)
-        let simulator = JHESimulator(tls: SimulatorTLS(
-            certificateChainPath: certificates.serverCertificatePath, privateKeyPath: certificates.serverKeyPath))
+        let simulator = JHESimulator(
+            tls: SimulatorTLS(
+                certificateChainPath: certificates.serverCertificatePath, privateKeyPath: certificates.serverKeyPath))
         let baseURL = try await simulator.start()
         #expect(baseURL.hasPrefix("https://127.0.0.1:"))
         let store = CredentialsFileStore(directory: directory.appendingPathComponent("state").path)
@@ -35,11 +36,13 @@ struct TLSTrustTests {
             _ = try await Enrollment(transport: withCA, store: store)
                 .enroll(invitation: await simulator.issueInvitation(), baseURL: baseURL)
             let client = JHEClient(tokens: TokenManager(store: store, transport: withCA), transport: withCA)
-            outcome = .success(await client.deliver(Samples.random(count: 3, seed: 77).map {
-                var sample = $0
-                sample.measurement.contact = .detected
-                return sample
-            }))
+            outcome = .success(
+                await client.deliver(
+                    Samples.random(count: 3, seed: 77).map {
+                        var sample = $0
+                        sample.measurement.contact = .detected
+                        return sample
+                    }))
         } catch {
             outcome = .failure(error)
         }

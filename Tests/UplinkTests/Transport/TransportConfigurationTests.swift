@@ -26,7 +26,8 @@ struct TransportConfigurationTests {
         let server = try HostileHTTPServer(.answer)
         defer { server.stop() }
         let transport = try CurlTransport(environment: ["HTTPS_PROXY": proxy.baseURL, "HTTP_PROXY": proxy.baseURL, "NO_PROXY": "127.0.0.1"])
-        let reply = try await transport.send(TransportRequest(method: "GET", url: server.baseURL + "/o/.well-known/openid-configuration"), timeout: .seconds(30))
+        let reply = try await transport.send(
+            TransportRequest(method: "GET", url: server.baseURL + "/o/.well-known/openid-configuration"), timeout: .seconds(30))
         #expect(reply.status == 200)
         #expect(server.connections == 1)
         #expect(proxy.connections == 0)
@@ -49,8 +50,10 @@ struct TransportConfigurationTests {
         let pem = directory.appendingPathComponent("ca.pem")
         let openssl = Process()
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        openssl.arguments = ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=test-ca",
-                             "-keyout", directory.appendingPathComponent("key.pem").path, "-out", pem.path]
+        openssl.arguments = [
+            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=test-ca",
+            "-keyout", directory.appendingPathComponent("key.pem").path, "-out", pem.path,
+        ]
         openssl.standardOutput = FileHandle.nullDevice
         openssl.standardError = FileHandle.nullDevice
         try openssl.run()
@@ -80,10 +83,11 @@ struct TransportConfigurationTests {
         let redirector = try HostileHTTPServer(.redirect(to: elsewhere.baseURL + "/o/token/"))
         defer { redirector.stop() }
         let transport = try CurlTransport()
-        let reply = try await transport.send(TransportRequest(
-            method: "POST", url: redirector.baseURL + "/o/token/",
-            headers: [("Content-Type", "application/x-www-form-urlencoded")],
-            body: Data("grant_type=refresh_token&refresh_token=SECRET&client_id=client".utf8)), timeout: .seconds(30))
+        let reply = try await transport.send(
+            TransportRequest(
+                method: "POST", url: redirector.baseURL + "/o/token/",
+                headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                body: Data("grant_type=refresh_token&refresh_token=SECRET&client_id=client".utf8)), timeout: .seconds(30))
         #expect(reply.status == 307)
         #expect(redirector.connections == 1)
         #expect(elsewhere.connections == 0, "the refresh token was re-posted to the redirect's origin")

@@ -10,7 +10,7 @@ extension TOMLParser {
             index += 1
             while let byte = peek(), Self.isScalarByte(byte) { index += 1 }
         }
-        let token = Array(bytes[start..<index])
+        let token = Array(bytes[start ..< index])
         let text = String(decoding: token, as: UTF8.self)
         switch text {
         case "true": return .boolean(true)
@@ -35,12 +35,13 @@ extension TOMLParser {
     /// nil if `token` is not an integer; `.some(nil)` if it is one but does not fit 64 bits.
     private static func integer(_ token: [UInt8]) -> Int?? {
         if token.count > 2, token[0] == UInt8(ascii: "0") {
-            let radix: Int? = switch token[1] {
-            case UInt8(ascii: "x"): 16
-            case UInt8(ascii: "o"): 8
-            case UInt8(ascii: "b"): 2
-            default: nil
-            }
+            let radix: Int? =
+                switch token[1] {
+                case UInt8(ascii: "x"): 16
+                case UInt8(ascii: "o"): 8
+                case UInt8(ascii: "b"): 2
+                default: nil
+                }
             if let radix {
                 var cursor = 2
                 guard digitGroups(token, &cursor, { Int(hexValue($0) ?? 99) < radix }), cursor == token.count else { return nil }
@@ -151,9 +152,9 @@ extension TOMLParser {
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "0") ... UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a") ... UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A") ... UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
         default: nil
         }
     }

@@ -96,18 +96,21 @@ extension TOMLParser {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"): text.append(letter)
         case UInt8(ascii: "u"), UInt8(ascii: "U"):
             let digits = letter == UInt8(ascii: "u") ? 4 : 8
-            let hex = String(decoding: bytes[index..<min(index + digits, bytes.count)], as: UTF8.self)
+            let hex = String(decoding: bytes[index ..< min(index + digits, bytes.count)], as: UTF8.self)
             guard hex.utf8.count == digits, hex.allSatisfy(\.isHexDigit), let value = UInt32(hex, radix: 16),
-                  let scalar = Unicode.Scalar(value) else {
+                let scalar = Unicode.Scalar(value)
+            else {
                 throw error("\\\(Unicode.Scalar(letter)) must be followed by \(digits) hex digits of a Unicode scalar value", at: start)
             }
             text += Array(String(scalar).utf8)
             index += digits
-        case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r") where multiLine:
+        case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"),
+            UInt8(ascii: "\r") where multiLine:
             index -= 1
             try trimAfterLineEndingBackslash(from: start)
         default:
-            throw error("unknown escape \\\(String(decoding: [letter], as: UTF8.self)); the escapes are \\b \\t \\n \\f \\r \\\" \\\\ \\uXXXX \\UXXXXXXXX", at: start)
+            throw error(
+                "unknown escape \\\(String(decoding: [letter], as: UTF8.self)); the escapes are \\b \\t \\n \\f \\r \\\" \\\\ \\uXXXX \\UXXXXXXXX", at: start)
         }
     }
 
@@ -117,8 +120,10 @@ extension TOMLParser {
         guard peek() == UInt8(ascii: "\n") || (peek() == UInt8(ascii: "\r") && peek(1) == UInt8(ascii: "\n")) else {
             throw error("a backslash followed by spaces must end the line", at: start)
         }
-        while let byte = peek(), byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
-            || (byte == UInt8(ascii: "\r") && peek(1) == UInt8(ascii: "\n")) {
+        while let byte = peek(),
+            byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\n")
+                || (byte == UInt8(ascii: "\r") && peek(1) == UInt8(ascii: "\n"))
+        {
             index += 1
         }
     }

@@ -88,7 +88,7 @@ struct TOMLParser {
             }
         }
         index += 1
-        return .other(text: String(decoding: bytes[start..<index], as: UTF8.self), kind: .array)
+        return .other(text: String(decoding: bytes[start ..< index], as: UTF8.self), kind: .array)
     }
 
     private mutating func inlineTable() throws(TOMLSyntaxError) -> TOMLTable {
@@ -128,7 +128,7 @@ struct TOMLParser {
                 let start = index
                 while let byte = peek(), Self.isBareKey(byte) { index += 1 }
                 guard index > start else { throw error("expected a key (letters, digits, _ and -, or a quoted string), found \(found())") }
-                parts.append(String(decoding: bytes[start..<index], as: UTF8.self))
+                parts.append(String(decoding: bytes[start ..< index], as: UTF8.self))
             }
             skipWhitespace()
             guard peek() == UInt8(ascii: ".") else { return parts }
@@ -192,7 +192,7 @@ struct TOMLParser {
         case UInt8(ascii: "\n"), UInt8(ascii: "\r"): "the end of the line"
         case let byte? where Self.isControl(byte): Self.scalarName(byte)
         default:
-            "'" + String(String(decoding: bytes[index..<min(index + 4, bytes.count)], as: UTF8.self).prefix(1)) + "'"
+            "'" + String(String(decoding: bytes[index ..< min(index + 4, bytes.count)], as: UTF8.self).prefix(1)) + "'"
         }
     }
 
@@ -203,8 +203,9 @@ struct TOMLParser {
     /// Letters, digits, `_` and `-`: the characters of a bare key.
     static func isBareKey(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"): true
+        case UInt8(ascii: "A") ... UInt8(ascii: "Z"), UInt8(ascii: "a") ... UInt8(ascii: "z"),
+            UInt8(ascii: "0") ... UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
+            true
         default: false
         }
     }

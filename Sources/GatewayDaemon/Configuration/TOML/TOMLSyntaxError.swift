@@ -13,7 +13,7 @@ struct TOMLSyntaxError: Error, Equatable {
         let before = bytes[..<min(offset, bytes.count)]
         let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
         self.line = before.count { $0 == UInt8(ascii: "\n") } + 1
-        self.column = bytes[lineStart..<before.endIndex].count { $0 & 0xC0 != 0x80 } + 1
+        self.column = bytes[lineStart ..< before.endIndex].count { $0 & 0xC0 != 0x80 } + 1
         self.message = message
     }
 
