@@ -6,7 +6,6 @@ set -euo pipefail
 packages=(
   pkg-config
   libdbus-1-dev      # D-Bus client library (BlueZ is reached over D-Bus)
-  libbluetooth-dev   # headers only: never linked (GPL-2+)
   libsqlite3-dev     # offline queue
   libcurl4-openssl-dev
   dbus-daemon        # private buses for the process-level tests
