@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets into .build-fuzz/: the frame decoders, and the uplink's readers
-# of server replies (batch reply, token reply).
+# Builds the libFuzzer targets into .build-fuzz/: the frame and queue-record decoders, the
+# uplink's readers of server replies (batch reply, token reply), and the configuration's TOML
+# reader.
 # SwiftPM cannot build a libFuzzer binary (libFuzzer brings its own main), so the modules are
 # compiled with swiftc directly, instrumented for coverage and AddressSanitizer. The uplink
 # fuzzer takes only the files that read replies, which need no HTTP client or crypto library.
@@ -25,3 +26,8 @@ swiftc "${flags[@]}" -enable-testing -module-name Uplink -emit-module -emit-modu
   "$uplink"/Tokens/{TokenResponse,TokenEndpoint,FormEncoding}.swift "$uplink"/UplinkError.swift
 swiftc "${flags[@]}" -L "$out" -lUplink Fuzz/UplinkReplyFuzzer.swift -o "$out/uplink-reply-fuzzer"
 echo "built $out/uplink-reply-fuzzer"
+
+swiftc "${flags[@]}" -enable-testing -module-name ConfigurationTOML -emit-module -emit-module-path "$out/ConfigurationTOML.swiftmodule" \
+  -emit-library -static -o "$out/libConfigurationTOML.a" Sources/GatewayDaemon/Configuration/TOML/*.swift
+swiftc "${flags[@]}" -L "$out" -lConfigurationTOML Fuzz/TOMLFuzzer.swift -o "$out/toml-fuzzer"
+echo "built $out/toml-fuzzer"
