@@ -38,20 +38,7 @@ struct JHESimulatorCommand: AsyncParsableCommand {
         StandardOutput.writeLine("JHE simulator listening on \(baseURL)")
         StandardOutput.writeLine("patient \(JHESimulator.defaultPatientID), device \(JHESimulator.defaultDeviceID)")
         StandardOutput.writeLine("invitation link: \(await simulator.issueInvitation())")
-        await waitForTermination()
+        _ = await TerminationSignals.wait()
         await simulator.stop()
-    }
-
-    private func waitForTermination() async {
-        let signals = AsyncStream<Void>.makeStream()
-        let sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number)
-            source.setEventHandler { signals.continuation.yield() }
-            source.resume()
-            return source
-        }
-        for await _ in signals.stream { break }
-        sources.forEach { $0.cancel() }
     }
 }

@@ -1,28 +1,22 @@
-import Dispatch
+import UnixSignals
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Waits for SIGINT or SIGTERM, so long-running commands can clean up (stop child daemons,
-/// flush state) instead of dying mid-way.
+/// flush state) instead of dying mid-way. The daemon itself gets these through its service
+/// group; this is for the commands that run no service group.
 public enum TerminationSignals {
-    /// Returns the signal number once SIGINT or SIGTERM arrives.
-    public static func wait() async -> Int32 {
-        let (stream, continuation) = AsyncStream<Int32>.makeStream()
-        var sources: [DispatchSourceSignal] = []
-        for number in [SIGINT, SIGTERM] {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { continuation.yield(number) }
-            source.resume()
-            sources.append(source)
+    /// Returns the signal once SIGINT or SIGTERM arrives (swift-service-lifecycle's
+    /// `UnixSignalsSequence`, which traps them for as long as it is iterated).
+    public static func wait() async -> UnixSignal {
+        // Ignored first, as the daemon does with SIGHUP: a signal that arrives before the
+        // sequence has its Dispatch sources must not end the process (the sources still see it).
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        for await signal in await UnixSignalsSequence(trapping: .sigint, .sigterm) {
+            return signal
         }
-        var received = SIGTERM
-        for await number in stream {
-            received = number
-            break
-        }
-        sources.forEach { $0.cancel() }
-        return received
+        return .sigterm
     }
 }
