@@ -85,6 +85,7 @@ let package = Package(
                 "BlueZ",
                 "GATTHeartRate",
                 "OfflineQueue",
+                "Uplink",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -38,6 +38,6 @@ struct DoctorCommand: AsyncParsableCommand {
             for check in checks { StandardOutput.writeLine(check.line) }
             StandardOutput.writeLine(failed == 0 ? "all \(checks.count) checks passed" : "\(failed) of \(checks.count) checks failed")
         }
-        if failed > 0 { throw ExitCode.failure }
+        if failed > 0 { throw ExitStatus.negative }
     }
 }

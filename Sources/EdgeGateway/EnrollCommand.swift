@@ -108,18 +108,15 @@ struct EnrollCommand: AsyncParsableCommand {
         }
         guard let credentials = loaded else {
             print("not enrolled (no \(store.path)); run `edge-gateway enroll LINK_OR_CODE`")
-            throw ExitCode(1)
+            throw ExitStatus.negative
         }
         print("server: \(credentials.server.baseURL)")
         print(EnrolmentSummary(credentials).lines.joined(separator: "\n"))
-        if credentials.reenrolmentRequired != nil { throw ExitCode(1) }
+        if credentials.reenrolmentRequired != nil { throw ExitStatus.negative }
     }
 
     private func fail(_ error: UplinkError) -> ExitCode {
         StandardError.writeLine("edge-gateway enroll: \(error)")
-        switch error.code {
-        case .invalidInvitation, .unsupportedInvitationFormat, .invalidBaseURL, .insecureURL: return ExitStatus.dataError
-        default: return ExitCode(1)
-        }
+        return ExitStatus.status(for: error)
     }
 }

@@ -66,12 +66,12 @@ struct DemoCommand: AsyncParsableCommand {
         } catch {
             await stage.tearDown(keep: true)
             StandardError.writeLine("edge-gateway-lab demo: \(error); files kept in \(stage.directory)")
-            throw ExitCode.failure
+            throw ExitStatus.negative
         }
         await stage.tearDown(keep: keep)
         StandardOutput.writeLine(verdict.summary)
         if keep { StandardOutput.writeLine("state and daemon log kept in \(stage.directory)") }
-        if !verdict.exactlyOnce { throw ExitCode.failure }
+        if !verdict.exactlyOnce { throw ExitStatus.negative }
     }
 
     private func play(on stage: DemoStage, dashboard: DemoDashboard) async throws -> DemoVerdict {

@@ -32,8 +32,8 @@ struct JHESimulatorCommand: AsyncParsableCommand {
         do {
             baseURL = try await simulator.start()
         } catch {
-            FileHandle.standardError.write(Data("edge-gateway-lab jhe-simulator: \(error)\n".utf8))
-            throw ExitCode(1)
+            StandardError.writeLine("edge-gateway-lab jhe-simulator: \(error)")
+            throw ExitStatus.unavailable
         }
         StandardOutput.writeLine("JHE simulator listening on \(baseURL)")
         StandardOutput.writeLine("patient \(JHESimulator.defaultPatientID), device \(JHESimulator.defaultDeviceID)")

@@ -69,13 +69,13 @@ struct SoakCommand: AsyncParsableCommand {
         } catch {
             await stage.tearDown(keep: true)
             StandardError.writeLine("edge-gateway-lab soak: \(error); files kept in \(stage.directory)")
-            throw ExitCode.failure
+            throw ExitStatus.negative
         }
         await stage.tearDown(keep: keep)
         StandardOutput.writeLine(outcome.series.summary)
         StandardOutput.writeLine(outcome.verdict.summary)
         if keep { StandardOutput.writeLine("state and daemon log kept in \(stage.directory)") }
-        if !(outcome.verdict.exactlyOnce && outcome.series.flat) { throw ExitCode.failure }
+        if !(outcome.verdict.exactlyOnce && outcome.series.flat) { throw ExitStatus.negative }
     }
 
     private func soak(on stage: DemoStage) async throws -> (DemoVerdict, SoakSeries) {

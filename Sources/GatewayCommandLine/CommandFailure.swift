@@ -3,7 +3,7 @@ import BlueZ
 import GatewayDaemon
 
 /// A command's failure: the sentence for the operator and the exit status for scripts
-/// (69 BlueZ/adapter unavailable, 75 temporary, 1 other).
+/// (`ExitStatus`: 69 BlueZ/adapter unavailable, 75 temporary, 1 other).
 public struct CommandFailure: Error, CustomStringConvertible {
     let exitCode: ExitCode
     /// The sentence for the operator, printed after `edge-gateway <command>: ` on standard error.
@@ -18,14 +18,14 @@ public struct CommandFailure: Error, CustomStringConvertible {
     /// A failure that may clear if the command is run again later (exit 75).
     public static func temporary(_ message: String) -> CommandFailure { CommandFailure(exitCode: ExitStatus.temporaryFailure, description: message) }
     /// Any other failure (exit 1).
-    public static func other(_ message: String) -> CommandFailure { CommandFailure(exitCode: .failure, description: message) }
+    public static func other(_ message: String) -> CommandFailure { CommandFailure(exitCode: ExitStatus.negative, description: message) }
 
     /// The status a BlueZ error deserves: bluetoothd gone → unavailable, transient → temporary.
     init(_ error: BlueZError) {
         exitCode =
             error.isDaemonUnavailable
             ? ExitStatus.unavailable
-            : error.isTransient ? ExitStatus.temporaryFailure : .failure
+            : error.isTransient ? ExitStatus.temporaryFailure : ExitStatus.negative
         description = error.description
     }
 

@@ -9,24 +9,19 @@ import OfflineQueue
 
 /// Prints a queue error on standard error and picks the exit status (`sysexits.h`).
 public enum QueueFailure {
-    /// `EX_NOINPUT`: there is no queue to read.
-    static let noInput = ExitCode(66)
-    /// `EX_IOERR`: the queue could not be read or written.
-    static let ioError = ExitCode(74)
-
     /// Reports `error` and returns the status to exit with.
     public static func exit(for error: any Error) -> ExitCode {
         guard let queueError = error as? QueueError else {
             report("\(error)")
-            return .failure
+            return ExitStatus.software
         }
         report("\(queueError.message) [\(queueError.code.rawValue)]")
         switch queueError.code {
-        case .missing: return noInput
+        case .missing: return ExitStatus.noInput
         case .corrupt: return ExitStatus.dataError
         case .inaccessible: return ExitStatus.cannotCreate
-        case .storageFull, .unflushedLimit, .openFailed, .writeFailed, .readFailed: return ioError
-        case .closed: return .failure
+        case .storageFull, .unflushedLimit, .openFailed, .writeFailed, .readFailed: return ExitStatus.ioError
+        case .closed: return ExitStatus.software
         }
     }
 

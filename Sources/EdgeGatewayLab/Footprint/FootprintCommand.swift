@@ -55,7 +55,7 @@ struct FootprintCommand: AsyncParsableCommand {
                     run = try await FootprintRun.measure(scenario, gateway: gateway ?? DemoStage.siblingGateway, seconds: seconds, warmUp: warmUp)
                 } catch {
                     StandardError.writeLine("edge-gateway-lab footprint: \(error)")
-                    throw ExitCode.failure
+                    throw ExitStatus.negative
                 }
                 StandardOutput.writeLine(FootprintTable.line(run))
                 finished.append(run)
@@ -63,6 +63,6 @@ struct FootprintCommand: AsyncParsableCommand {
         }
         StandardOutput.writeLine("")
         StandardOutput.writeLine(FootprintTable(runs: finished).markdown)
-        if !finished.allSatisfy(\.exactlyOnce) { throw ExitCode.failure }
+        if !finished.allSatisfy(\.exactlyOnce) { throw ExitStatus.negative }
     }
 }

@@ -69,6 +69,19 @@ struct EnrollCommandTests {
         #expect(notEnrolled.status == 1 && notEnrolled.standardOutput.contains("not enrolled"))
     }
 
+    @Test("a server that does not answer exits 75 (try again later), naming the refused connection")
+    func unreachableServerIsTemporary() async throws {
+        let state = try TemporaryDirectory("enroll-cli")
+        defer { state.remove() }
+        let simulator = JHESimulator()
+        let baseURL = try await simulator.start()
+        let link = await simulator.issueInvitation()
+        await simulator.stop()
+        let result = try await GatewayProcess.run(["enroll", link, "--base-url", baseURL, "--state-dir", state.path])
+        #expect(result.status == 75, "\(result.standardError)")
+        #expect(result.standardError.contains("connection refused") && result.standardError.contains("uplink.connection-failed"))
+    }
+
     @Test("`enroll --client-credentials -` reads the key from standard input and enrols a clinic gateway")
     func clientCredentialsFromStandardInput() async throws {
         let state = try TemporaryDirectory("enroll-cli")
