@@ -6,25 +6,25 @@ public struct QueueError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Stable identifiers; their raw values never change once released.
     public enum Code: String, Sendable, Hashable {
         /// The disk (or SQLite's page limit) is full: commits are retried, records wait in memory.
-        case storageFull = "queue-storage-full"
+        case storageFull = "queue.storage-full"
         /// The disk is full and the in-memory bound is reached: the record was not accepted.
-        case unflushedLimit = "queue-unflushed-limit"
+        case unflushedLimit = "queue.unflushed-limit"
         /// The queue file is damaged and this process may not replace it.
-        case corrupt = "queue-corrupt"
+        case corrupt = "queue.corrupt"
         /// There is no queue file where one was expected.
-        case missing = "queue-missing"
+        case missing = "queue.missing"
         /// The queue file or its directory could not be opened or created.
-        case openFailed = "queue-open-failed"
+        case openFailed = "queue.open-failed"
         /// The file is there but this process may not use it, or the disk failed reading it
         /// (wrong owner or mode, a read-only file system, an I/O error): nothing is moved aside,
         /// because the file is not damaged.
-        case inaccessible = "queue-inaccessible"
+        case inaccessible = "queue.inaccessible"
         /// A write failed for a reason other than a full disk.
-        case writeFailed = "queue-write-failed"
+        case writeFailed = "queue.write-failed"
         /// A read failed.
-        case readFailed = "queue-read-failed"
+        case readFailed = "queue.read-failed"
         /// The queue was closed.
-        case closed = "queue-closed"
+        case closed = "queue.closed"
     }
 
     /// The stable identifier.
@@ -38,7 +38,7 @@ public struct QueueError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
-    /// The message and its stable code (`… [queue-storage-full]`), as logs and the CLI print it.
+    /// The message and its stable code (`… [queue.storage-full]`), as logs and the CLI print it.
     public var description: String { "\(message) [\(code.rawValue)]" }
 
     /// Classifies an error thrown by SQLite while writing `path`.

@@ -72,7 +72,7 @@ struct SchemaMigrationTests {
         try await queue.close()
     }
 
-    @Test("a file holding a schema this build does not know is refused with queue-open-failed, and left where it is")
+    @Test("a file holding a schema this build does not know is refused with queue.open-failed, and left where it is")
     func newerSchemaIsRefused() async throws {
         let fixture = try QueueFixture()
         defer { fixture.directory.remove() }

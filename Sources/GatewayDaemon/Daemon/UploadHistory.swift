@@ -23,7 +23,7 @@ public struct UploadHistory: Sendable {
     /// Why an attempt could not be recorded.
     struct Failure: Error, CustomStringConvertible {
         /// `history-write-failed`.
-        let code = "history-write-failed"
+        let code = "history.write-failed"
         let description: String
     }
 

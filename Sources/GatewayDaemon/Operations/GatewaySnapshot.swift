@@ -16,8 +16,8 @@ import Glibc
 public struct GatewaySnapshot {
     /// The state directory cannot be read at all (exit 69).
     public struct Unreadable: Error, CustomStringConvertible {
-        /// `state-dir-unreadable`.
-        let code = "state-dir-unreadable"
+        /// `status.state-dir-unreadable`.
+        let code = "status.state-dir-unreadable"
         /// Which directory and why it cannot be read (missing, not a directory, no permission),
         /// with what to do about it.
         public let description: String

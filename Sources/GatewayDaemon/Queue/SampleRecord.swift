@@ -47,7 +47,7 @@ public enum SampleRecord {
             }
         } catch {
             throw DecodingFailure(
-                code: "undecodable-record", message: "record \(record.id) (payload version \(record.version)) is not a heart-rate sample: \(error)")
+                code: "queue.undecodable-record", message: "record \(record.id) (payload version \(record.version)) is not a heart-rate sample: \(error)")
         }
         throw DecodingFailure(
             code: "unknown-record-version",

@@ -11,7 +11,7 @@ public enum StatusReportFile {
     /// The report could not be read (other than being absent).
     public struct Damaged: Error, CustomStringConvertible {
         /// `status-report-unreadable`.
-        let code = "status-report-unreadable"
+        let code = "status.report-unreadable"
         /// Which file and what is wrong with it (unreadable, or not a report the daemon wrote).
         public let description: String
     }

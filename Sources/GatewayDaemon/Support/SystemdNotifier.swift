@@ -11,8 +11,8 @@ import Glibc
 struct SystemdNotifier: Sendable {
     /// A datagram could not be sent (systemd gone, socket path wrong).
     struct Failure: Error, CustomStringConvertible {
-        /// `notify-failed`.
-        let code = "notify-failed"
+        /// `systemd.notify-failed`.
+        let code = "systemd.notify-failed"
         let description: String
     }
 

@@ -31,7 +31,7 @@ public struct HeldSamples {
         public var repaired = 0
         /// From another boot: dead letters (`clock-unrepairable`).
         public var unrepairable = 0
-        /// Not samples at all: dead letters in the held queue (`undecodable-record`).
+        /// Not samples at all: dead letters in the held queue (`queue.undecodable-record`).
         public var undecodable = 0
 
         /// Every record this release took out of the held queue, whatever became of it.
@@ -66,7 +66,7 @@ public struct HeldSamples {
                 })
             let byReason = Dictionary(grouping: zip(unrepairable, unrepairableIDs)) { ClockRepair.unrepairableReason($0.0) }
             for (reason, entries) in byReason { try await queue.reject(entries.map(\.1), reason: reason) }
-            try await held.reject(undecodable, reason: "undecodable-record: a held record is not a heart-rate sample")
+            try await held.reject(undecodable, reason: "queue.undecodable-record: a held record is not a heart-rate sample")
             try await held.ack(lease.ids.filter { !undecodable.contains($0) })
             release.repaired += repaired.count
             release.unrepairable += unrepairable.count

@@ -178,7 +178,7 @@ struct QueueCommandTests {
         defer { directory.remove() }
         let missing = try await GatewayProcess.run(["queue", "stats", "--state-dir", directory.path])
         #expect(missing.status == 66)
-        #expect(missing.standardError.contains("[queue-missing]"))
+        #expect(missing.standardError.contains("[queue.missing]"))
         let usage = try await GatewayProcess.run(["queue", "export", "--format", "xml", "--state-dir", directory.path])
         #expect(usage.status == 64)
     }
@@ -190,7 +190,7 @@ struct QueueCommandTests {
         try Data(repeating: 0x17, count: 4096).write(to: URL(fileURLWithPath: directory.file("queue.sqlite")))
         let result = try await GatewayProcess.run(["queue", "stats", "--state-dir", directory.path])
         #expect(result.status == 65)
-        #expect(result.standardError.contains("[queue-corrupt]"))
+        #expect(result.standardError.contains("[queue.corrupt]"))
     }
 
     @Test("a queue with an overwritten header is moved aside, listed by status and doctor, and `queue import` brings every sample back")
@@ -236,7 +236,7 @@ struct QueueCommandTests {
         try FileManager.default.createDirectory(atPath: directory.file("queue.sqlite"), withIntermediateDirectories: false)
         let result = try await GatewayProcess.run(["run", "--state-dir", directory.path])
         #expect(result.status == 73, "\(result.standardError)")
-        #expect(result.standardError.contains("queue-inaccessible"))
+        #expect(result.standardError.contains("queue.inaccessible"))
         #expect(result.standardError.contains("nothing was moved aside"))
         #expect(MovedAsideQueue.find(in: directory.path).isEmpty)
     }

@@ -36,14 +36,14 @@ struct SampleRecordTests {
         var damaged = try SampleRecord.record(for: Self.sample)
         damaged.payload.removeLast()
         let undecodable = #expect(throws: SampleRecord.DecodingFailure.self) { try SampleRecord.sample(from: Self.stored(damaged, id: 7)) }
-        #expect(undecodable?.code == "undecodable-record")
+        #expect(undecodable?.code == "queue.undecodable-record")
         #expect(undecodable?.message.hasPrefix("record 7 (payload version 2) is not a heart-rate sample: ") == true)
         #expect(undecodable?.message.contains("truncated") == true)
 
         var swapped = try SampleRecord.record(for: Self.sample)
         swapped.version = 1
         let mislabelled = #expect(throws: SampleRecord.DecodingFailure.self) { try SampleRecord.sample(from: Self.stored(swapped)) }
-        #expect(mislabelled?.code == "undecodable-record")
+        #expect(mislabelled?.code == "queue.undecodable-record")
 
         swapped.version = 3
         let unknown = #expect(throws: SampleRecord.DecodingFailure.self) { try SampleRecord.sample(from: Self.stored(swapped)) }

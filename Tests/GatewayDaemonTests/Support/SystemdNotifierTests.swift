@@ -49,7 +49,7 @@ extension Operations {
             #expect(try receiver.receive() == "READY=1")
         }
 
-        @Test("throws a notify-failed error when nobody listens at the socket")
+        @Test("throws a systemd.notify-failed error when nobody listens at the socket")
         func nobodyListening() throws {
             let directory = try TemporaryDirectory("notify")
             defer { directory.remove() }
