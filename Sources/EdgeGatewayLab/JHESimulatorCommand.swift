@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import GatewayCommandLine
 import GatewayDaemon
 import JHESimulator
