@@ -3,7 +3,9 @@
 # notify-floor.c, a minimal libdbus client in C, against the lab's simulated bluetoothd with
 # one strap, at 10 and ~200 notifications per second over PropertiesChanged and at 10 per second
 # over the AcquireNotify socket, measured like the footprint benchmark
-# (a 10 s warm-up, then a window of FLOOR_SECONDS).
+# (a 10 s warm-up, then a window of FLOOR_SECONDS); then store-floor.c, the bytes written per
+# sample by SQLite configured as the queue is and by a bare append-and-fdatasync log, at 10 and
+# 180 samples per second for FLOOR_SECONDS, in a directory on the same file system as /tmp.
 #
 # usage: scripts/bench-floor/run.sh [LAB_BINARY]   (default: the release edge-gateway-lab)
 set -euo pipefail
@@ -14,6 +16,7 @@ seconds=${FLOOR_SECONDS:-60}
 work=$(mktemp -d)
 trap 'kill $(jobs -p) 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
 cc -O2 -Wall -o "$work/notify-floor" scripts/bench-floor/notify-floor.c $(pkg-config --cflags --libs dbus-1)
+cc -O2 -Wall -o "$work/store-floor" scripts/bench-floor/store-floor.c $(pkg-config --cflags --libs sqlite3)
 
 for run in "100 properties" "5 properties" "100 acquire"; do
     read -r interval transport <<< "$run"
@@ -37,3 +40,11 @@ for run in "100 properties" "5 properties" "100 acquire"; do
     "$work/notify-floor" "$bus" "$characteristic" 10 "$seconds" $([ "$transport" = acquire ] && echo acquire)
     kill "$simulator"; wait "$simulator" 2>/dev/null || true
 done
+
+for run in "sqlite 10 100" "log 10 0" "sqlite 180 100" "log 180 0"; do
+    read -r store rate batch <<< "$run"
+    mkdir "$work/$store-$rate"
+    "$work/store-floor" "$store" "$work/$store-$rate" "$rate" "$seconds" "$batch" > "$work/$store-$rate.txt" &
+done
+wait
+cat "$work"/sqlite-10.txt "$work"/log-10.txt "$work"/sqlite-180.txt "$work"/log-180.txt

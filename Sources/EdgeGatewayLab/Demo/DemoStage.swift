@@ -20,9 +20,11 @@ final class DemoStage: @unchecked Sendable {
     private(set) var daemon: ChildProcess?
 
     var stateDirectory: String { directory + "/state" }
-    /// What systemd's `RuntimeDirectory=` gives the service (a tmpfs on a box): where the daemon
-    /// keeps its status report, off the state directory and its inotify watch.
-    var runtimeDirectory: String { directory + "/run" }
+    /// What systemd's `RuntimeDirectory=` gives the service: where the daemon keeps its status
+    /// report, off the state directory and its inotify watch. On a box that is a tmpfs under
+    /// `/run`, so rewriting the report writes nothing to storage; the stage uses `/dev/shm`
+    /// where there is one, so the footprint benchmark's byte counts are those of a box.
+    let runtimeDirectory: String
     var daemonLog: String { directory + "/daemon.log" }
     /// The real gateway: by default `edge-gateway` installed or built next to this lab program,
     /// so the demo drives the very binary a box runs.
@@ -36,7 +38,9 @@ final class DemoStage: @unchecked Sendable {
     /// signals through dbus-daemon (the path bleak and most scripts use).
     init(sensors: Int, interval: Duration, tokenLifetime: Int, acquireNotify: Bool = true, gateway: String = siblingGateway) async throws {
         executable = gateway
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("edge-gateway-demo-\(UUID().uuidString.prefix(8))").path
+        let name = "edge-gateway-demo-\(UUID().uuidString.prefix(8))"
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent(name).path
+        runtimeDirectory = access("/dev/shm", W_OK) == 0 ? "/dev/shm/" + name : directory + "/run"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         bus = try PrivateBus()
         let fleet = SimulatedStrap.fleet(count: sensors, notificationInterval: interval).map { strap in
@@ -160,7 +164,10 @@ final class DemoStage: @unchecked Sendable {
         await jhe.stop()
         await bluetoothd.stop()
         bus.stop()
-        if !keep { try? FileManager.default.removeItem(atPath: directory) }
+        if !keep {
+            try? FileManager.default.removeItem(atPath: directory)
+            try? FileManager.default.removeItem(atPath: runtimeDirectory)
+        }
     }
 
     private static func exitStatus(of child: ChildProcess, within timeout: Duration) async throws -> Int32 {
