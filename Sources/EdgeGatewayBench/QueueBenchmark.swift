@@ -172,7 +172,7 @@ enum QueueBenchmark {
         let path = directory + "/queue.sqlite"
         let queue = try OfflineQueue(path: path, configuration: configuration)
         try await body(queue, path)
-        try await queue.close()
+        await queue.close()
     }
 
     /// Prints throughput, storage bytes written per record and file bytes per record.

@@ -12,7 +12,7 @@ public struct BatteryLevel: Sendable, Hashable, Codable, CustomStringConvertible
     /// `90 %`.
     public var description: String { "\(percent) %" }
 
-    /// Decodes a 0x2A19 value. A byte above 100 is reported as `out-of-range-battery-level`
+    /// Decodes a 0x2A19 value. A byte above 100 is reported as `frame.out-of-range-battery-level`
     /// with the value, because a percentage over 100 means the strap's reading cannot be trusted.
     @inlinable
     public static func decode(

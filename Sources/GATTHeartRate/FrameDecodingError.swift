@@ -57,7 +57,8 @@ public struct FrameDecodingError: Error, Hashable, Sendable, CustomStringConvert
             offset: offset, missingBytes: 0, value: value, valueLength: valueLength)
     }
 
-    /// A stable, specific code such as `truncated-rr-interval` or `out-of-range-battery-level`,
+    /// A stable, specific code such as `frame.truncated-rr-interval` or
+    /// `frame.out-of-range-battery-level`,
     /// for scripts, counters and the `code` key of JSON output.
     public var code: String {
         let fieldName =
@@ -69,7 +70,7 @@ public struct FrameDecodingError: Error, Hashable, Sendable, CustomStringConvert
             case .bodySensorLocation: "body-sensor-location"
             case .batteryLevel: "battery-level"
             }
-        return "\(kind.rawValue)-\(fieldName)"
+        return "frame.\(kind.rawValue)-\(fieldName)"
     }
 
     /// One sentence for an operator: which value, which field, what was wrong, by how much.

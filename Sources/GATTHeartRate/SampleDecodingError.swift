@@ -50,11 +50,12 @@ public struct SampleDecodingError: Error, Hashable, Sendable, CustomStringConver
     /// The specifics: how many bytes were missing, which format byte, what the 0x2A37 decoder said.
     public let detail: String
 
-    /// A stable, specific code such as `truncated-boot-id` or `unknown-format`, for scripts and logs.
+    /// A stable, specific code such as `sample.truncated-boot-id` or `sample.unknown-format`, for
+    /// scripts and logs.
     public var code: String {
         switch kind {
-        case .unknownFormat, .trailingBytes, .reservedFlags, .invalidMeasurement, .needlessWideForm: kind.rawValue
-        case .truncated, .invalidUTF8: "\(kind.rawValue)-\(field.rawValue)"
+        case .unknownFormat, .trailingBytes, .reservedFlags, .invalidMeasurement, .needlessWideForm: "sample.\(kind.rawValue)"
+        case .truncated, .invalidUTF8: "sample.\(kind.rawValue)-\(field.rawValue)"
         }
     }
 

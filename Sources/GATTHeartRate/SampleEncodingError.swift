@@ -11,8 +11,8 @@ public struct SampleEncodingError: Error, Hashable, Sendable, CustomStringConver
     /// The most the format's length prefix can say.
     public let limit: Int
 
-    /// A stable code such as `too-long-patient-id`.
-    public var code: String { "too-long-\(field.rawValue)" }
+    /// A stable code such as `sample.too-long-patient-id`.
+    public var code: String { "sample.too-long-\(field.rawValue)" }
 
     /// One sentence for an operator.
     public var description: String {

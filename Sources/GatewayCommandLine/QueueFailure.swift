@@ -34,12 +34,12 @@ public enum QueueFailure {
     public static func run(_ queue: OfflineQueue, _ body: (OfflineQueue) async throws -> Void) async throws {
         do {
             try await body(queue)
-            try await queue.close()
+            await queue.close()
         } catch let exit as ExitCode {
-            try? await queue.close()
+            await queue.close()
             throw exit
         } catch {
-            try? await queue.close()
+            await queue.close()
             throw Self.exit(for: error)
         }
     }

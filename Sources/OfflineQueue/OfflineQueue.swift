@@ -23,7 +23,7 @@ public final class OfflineQueue: Sendable {
 
     /// Opens the queue at `path`. With `.owner` it is created if missing, checked, and replaced
     /// (see ``recovery``) if damaged; with `.attach` it must exist and is used as it is.
-    public init(path: String, access: QueueAccess = .owner, configuration: QueueConfiguration = QueueConfiguration()) throws {
+    public init(path: String, access: QueueAccess = .owner, configuration: QueueConfiguration = QueueConfiguration()) throws(QueueError) {
         let (connection, recovery) = try QueueDatabase.open(path: path, access: access, configuration: configuration)
         self.path = path
         self.recovery = recovery
@@ -33,54 +33,59 @@ public final class OfflineQueue: Sendable {
 
     /// Appends one record; returns its id once it is accepted (its group commit is durable).
     @discardableResult
-    public func append(_ record: NewRecord) async throws -> Int64 {
-        try await writer.append([record])[0]
+    public func append(_ record: NewRecord) async throws(QueueError) -> Int64 {
+        try await append(contentsOf: [record])[0]
     }
 
     /// Appends records that are accepted together; returns their ids in order.
     @discardableResult
-    public func append(contentsOf records: [NewRecord]) async throws -> [Int64] {
-        try await writer.append(records)
+    public func append(contentsOf records: [NewRecord]) async throws(QueueError) -> [Int64] {
+        do {
+            return try await writer.append(records)
+        } catch {
+            throw QueueError.writing(error, path: path)
+        }
     }
 
     /// Commits waiting records now instead of at the next interval (for shutdown).
-    public func flush() async throws {
+    public func flush() async throws(QueueError) {
         try await writer.flush()
     }
 
     /// Leases up to `max` pending records in id order: capture order as they were accepted
     /// (a record accepted late, after newer ones, comes after them).
-    public func lease(max: Int) async throws -> Lease {
+    public func lease(max: Int) async throws(QueueError) -> Lease {
         try await consuming { try $0.lease(max: max) }
     }
 
     /// Deletes delivered records; returns how many of `ids` were still in the queue.
     @discardableResult
-    public func ack(_ ids: [Int64]) async throws -> Int {
+    public func ack(_ ids: [Int64]) async throws(QueueError) -> Int {
         try await consuming { try $0.ack(ids) }
     }
 
     /// Moves records the consumer cannot deliver to the dead-letter table; returns how many.
     @discardableResult
-    public func reject(_ ids: [Int64], reason: String) async throws -> Int {
+    public func reject(_ ids: [Int64], reason: String) async throws(QueueError) -> Int {
         try await consuming { try $0.reject(ids, reason: reason) }
     }
 
     /// Moves matching dead letters back to pending; returns how many.
     @discardableResult
-    public func retryDead(_ filter: DeadLetterFilter = .all) async throws -> Int {
+    public func retryDead(_ filter: DeadLetterFilter = .all) async throws(QueueError) -> Int {
         try await consuming { try $0.retryDead(filter) }
     }
 
-    /// Flushes and closes; later calls fail with ``QueueError/Code/closed``.
-    public func close() async throws {
+    /// Flushes and closes; later calls fail with ``QueueError/Code/closed``. Records that still
+    /// cannot be written (a full disk) fail their own appends; closing itself cannot fail.
+    public func close() async {
         await writer.close()
     }
 
     /// Counts and sizes, read from the file (so they include other processes' changes); costs
     /// the number of leased records, not the backlog, except in a process that has not written
     /// or after another process wrote, when the live records are counted once.
-    public func stats() async throws -> QueueStats {
+    public func stats() async throws(QueueError) -> QueueStats {
         let now = clock.nanosecondsSince1970()
         var stats = try await consuming { try $0.stats(now: now) }
         stats.databaseBytes = Self.fileSize(path) + Self.fileSize(path + "-wal")
@@ -88,20 +93,20 @@ public final class OfflineQueue: Sendable {
     }
 
     /// Dead letters, oldest rejection first.
-    public func deadLetters(limit: Int = .max) async throws -> [DeadLetter] {
+    public func deadLetters(limit: Int = .max) async throws(QueueError) -> [DeadLetter] {
         try await reading { db in try QueueReport.deadLetters(db, limit: limit) }
     }
 
     /// Live (pending and leased) records with ids above `id`, in id (acceptance) order: a page
     /// of an export that does not hold a read transaction open for the whole backlog.
-    public func records(after id: Int64, limit: Int) async throws -> [QueuedRecord] {
+    public func records(after id: Int64, limit: Int) async throws(QueueError) -> [QueuedRecord] {
         try await reading { db in try QueueReport.records(db, after: id, limit: limit) }
     }
 
     /// Runs `sql` on the writer's connection and returns the first column of each row as text:
     /// how tests check per-connection settings (`PRAGMA synchronous`) or shrink the file's
     /// limit (`PRAGMA max_page_count`) to make the disk look full.
-    func onWriterConnection(_ sql: String) async throws -> [String] {
+    func onWriterConnection(_ sql: String) async throws(QueueError) -> [String] {
         try await consuming { writer in
             try writer.connection.rows(sql, keep: false).map { row in
                 switch row.values.first {
@@ -113,7 +118,7 @@ public final class OfflineQueue: Sendable {
         }
     }
 
-    private func consuming<T: Sendable>(_ operation: @Sendable (isolated QueueWriter) throws -> T) async throws -> T {
+    private func consuming<T: Sendable>(_ operation: @Sendable (isolated QueueWriter) throws -> T) async throws(QueueError) -> T {
         do {
             return try await operation(writer)
         } catch {
@@ -123,7 +128,7 @@ public final class OfflineQueue: Sendable {
 
     /// Reads on the writer's connection: reads are rare (operator commands), so a second
     /// connection, with its own page cache, would cost more memory than it saves waiting.
-    private func reading<T: Sendable>(_ body: @Sendable (SQLiteConnection) throws -> T) async throws -> T {
+    private func reading<T: Sendable>(_ body: @Sendable (SQLiteConnection) throws -> T) async throws(QueueError) -> T {
         do {
             return try await writer.read(body)
         } catch {

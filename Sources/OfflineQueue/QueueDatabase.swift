@@ -20,6 +20,18 @@ enum QueueDatabase {
     /// Opens (and for `.owner`, checks and if need be replaces) the file at `path`.
     static func open(
         path: String, access: QueueAccess, configuration: QueueConfiguration
+    ) throws(QueueError) -> (SQLiteConnection, RecoveryReport?) {
+        do {
+            return try openOrReplace(path: path, access: access, configuration: configuration)
+        } catch let error as QueueError {
+            throw error
+        } catch {
+            throw QueueError(.openFailed, "cannot open the queue \(path): \(error)")
+        }
+    }
+
+    private static func openOrReplace(
+        path: String, access: QueueAccess, configuration: QueueConfiguration
     ) throws -> (SQLiteConnection, RecoveryReport?) {
         switch access {
         case .attach:

@@ -32,7 +32,7 @@ public enum QueueSalvage {
     static let chunkSize = 1_000
 
     /// Appends the readable records of `file` to `queue` and marks the file imported.
-    public static func salvage(_ file: MovedAsideQueue, into queue: OfflineQueue) async throws -> Report {
+    public static func salvage(_ file: MovedAsideQueue, into queue: OfflineQueue) async throws(QueueError) -> Report {
         let scratch = file.path + ".salvaging"
         try? FileManager.default.removeItem(atPath: scratch)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
@@ -69,7 +69,7 @@ public enum QueueSalvage {
     }
 
     /// Copies the database and its WAL into `scratch`, restores a damaged header, and opens it.
-    private static func scratchCopy(of file: MovedAsideQueue, in scratch: String, report: inout Report) throws -> SQLiteConnection {
+    private static func scratchCopy(of file: MovedAsideQueue, in scratch: String, report: inout Report) throws(QueueError) -> SQLiteConnection {
         let copy = scratch + "/salvage.sqlite"
         do {
             try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
@@ -102,7 +102,7 @@ public enum QueueSalvage {
     }
 
     /// Runs `body`, turning a failure into "nothing in the file can be read".
-    private static func readable<T>(_ file: MovedAsideQueue, _ body: () throws -> T) throws -> T {
+    private static func readable<T>(_ file: MovedAsideQueue, _ body: () throws -> T) throws(QueueError) -> T {
         do {
             return try body()
         } catch {

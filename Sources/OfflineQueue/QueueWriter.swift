@@ -58,7 +58,7 @@ actor QueueWriter {
     }
 
     /// Commits whatever waits now; throws the storage fault if the records could not be written.
-    func flush() throws {
+    func flush() throws(QueueError) {
         commitWaiting()
         if let storageFault, waitingCount > 0 { throw storageFault }
     }

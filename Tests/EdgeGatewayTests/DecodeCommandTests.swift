@@ -48,12 +48,12 @@ struct DecodeCommandTests {
         #expect(result.outputLines.count == 3)
         #expect(
             result.outputLines[0]
-                == #"{"hex":"10","error":"Heart Rate Measurement (0x2A37) truncated: 1 byte missing for the heart rate (uint8) at offset 1; the value has 1 byte","code":"truncated-heart-rate"}"#
+                == #"{"hex":"10","error":"Heart Rate Measurement (0x2A37) truncated: 1 byte missing for the heart rate (uint8) at offset 1; the value has 1 byte","code":"frame.truncated-heart-rate"}"#
         )
         #expect(result.outputLines[1].hasPrefix(#"{"hex":"104ed202c802","bpm":78"#))
         #expect(
             result.outputLines[2]
-                == #"{"hex":"104ed2","error":"Heart Rate Measurement (0x2A37) truncated: 1 byte missing for the first RR interval (flag bit 4 set) at offset 2; the value has 3 bytes","code":"truncated-rr-interval"}"#
+                == #"{"hex":"104ed2","error":"Heart Rate Measurement (0x2A37) truncated: 1 byte missing for the first RR interval (flag bit 4 set) at offset 2; the value has 3 bytes","code":"frame.truncated-rr-interval"}"#
         )
     }
 
@@ -61,7 +61,7 @@ struct DecodeCommandTests {
     func invalidHex() async throws {
         let result = try await GatewayProcess.run(["decode", "--json", "xyz"])
         #expect(result.status == 65)
-        #expect(result.outputLines == [#"{"hex":"xyz","error":"'x' in 'xyz' is not a hex digit (0-9, a-f)","code":"invalid-hex"}"#])
+        #expect(result.outputLines == [#"{"hex":"xyz","error":"'x' in 'xyz' is not a hex digit (0-9, a-f)","code":"frame.invalid-hex"}"#])
     }
 
     @Test("decodes Body Sensor Location and Battery Level values in the documented JSON")
@@ -75,7 +75,7 @@ struct DecodeCommandTests {
         #expect(
             battery.outputLines == [
                 #"{"hex":"5a","battery_percent":90}"#,
-                #"{"hex":"65","error":"Battery Level (0x2A19) out of range: the battery level at offset 0 is 101 (allowed: 0–100 %)","code":"out-of-range-battery-level"}"#,
+                #"{"hex":"65","error":"Battery Level (0x2A19) out of range: the battery level at offset 0 is 101 (allowed: 0–100 %)","code":"frame.out-of-range-battery-level"}"#,
             ])
     }
 

@@ -14,7 +14,7 @@ struct BatteryLevelTests {
     func reportsOutOfRange(raw: UInt8) {
         let error = #expect(throws: FrameDecodingError.self) { try BatteryLevel.decode([raw]) }
         #expect(error?.kind == .outOfRange)
-        #expect(error?.code == "out-of-range-battery-level")
+        #expect(error?.code == "frame.out-of-range-battery-level")
         #expect(error?.value == Int(raw))
         #expect(error?.description.contains("is \(raw)") == true)
     }
@@ -22,7 +22,7 @@ struct BatteryLevelTests {
     @Test("rejects an empty value as truncated")
     func rejectsEmpty() {
         let error = #expect(throws: FrameDecodingError.self) { try BatteryLevel.decode([]) }
-        #expect(error?.code == "truncated-battery-level")
+        #expect(error?.code == "frame.truncated-battery-level")
     }
 
     @Test("encodes to the byte it decodes from")

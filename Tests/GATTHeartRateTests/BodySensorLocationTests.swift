@@ -23,7 +23,7 @@ struct BodySensorLocationTests {
     @Test("rejects an empty value as truncated")
     func rejectsEmpty() {
         let error = #expect(throws: FrameDecodingError.self) { try BodySensorLocation.decode([]) }
-        #expect(error?.code == "truncated-body-sensor-location")
+        #expect(error?.code == "frame.truncated-body-sensor-location")
         #expect(error?.missingBytes == 1)
     }
 

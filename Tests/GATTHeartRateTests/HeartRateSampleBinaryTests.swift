@@ -57,7 +57,7 @@ struct HeartRateSampleBinaryTests {
                 #expect(error?.kind == .truncated, "prefix of \(length) of \(bytes.count) bytes")
             }
             let error = #expect(throws: SampleDecodingError.self) { try HeartRateSample(binary: bytes + [extra]) }
-            #expect(error?.code == "trailing-bytes")
+            #expect(error?.code == "sample.trailing-bytes")
         }
     }
 
@@ -105,28 +105,28 @@ struct HeartRateSampleBinaryTests {
             return #expect(throws: SampleDecodingError.self) { try HeartRateSample(binary: bytes) }
         }
         let json = failure(Array(try JSONEncoder().encode(Self.sample)))
-        #expect(json?.code == "unknown-format")
+        #expect(json?.code == "sample.unknown-format")
         #expect(json?.description.hasSuffix("format byte 123; this build reads formats 1 and 2") == true)
 
         var flags = valid
         flags[23] |= 0x04
-        #expect(failure(flags)?.code == "reserved-flags")
+        #expect(failure(flags)?.code == "sample.reserved-flags")
 
         var utf8 = valid
         utf8[58] = 0xC3
-        #expect(failure(utf8).map { [$0.code, "\($0.offset)"] } == ["invalid-utf8-patient-id", "57"])
+        #expect(failure(utf8).map { [$0.code, "\($0.offset)"] } == ["sample.invalid-utf8-patient-id", "57"])
 
         var reservedBits = valid
         reservedBits[63] |= 0x20
-        #expect(failure(reservedBits).map { [$0.code, "\($0.offset)"] } == ["invalid-measurement", "63"])
+        #expect(failure(reservedBits).map { [$0.code, "\($0.offset)"] } == ["sample.invalid-measurement", "63"])
 
         let shortFrame = Array(valid.prefix(62)) + [0x02, 0x10, 0x4E]
         let frameError = failure(shortFrame)
-        #expect(frameError?.code == "invalid-measurement")
+        #expect(frameError?.code == "sample.invalid-measurement")
         #expect(frameError?.detail.contains("first RR interval") == true)
 
         let cut = failure(Array(valid.prefix(45)))
-        #expect(cut?.code == "truncated-boot-id")
+        #expect(cut?.code == "sample.truncated-boot-id")
         #expect(cut?.description == "45-byte stored sample: truncated at offset 40 (boot id): 11 of its 16 bytes missing")
     }
 
@@ -144,7 +144,7 @@ struct HeartRateSampleBinaryTests {
 
         sample.patientID = String(repeating: "é", count: 32_768)
         let error = #expect(throws: SampleEncodingError.self) { try sample.binaryEncoded() }
-        #expect(error?.code == "too-long-patient-id")
+        #expect(error?.code == "sample.too-long-patient-id")
         #expect(error?.description.hasSuffix("is 65536 bytes long; the stored format allows at most 65535") == true)
     }
 
@@ -175,6 +175,6 @@ struct HeartRateSampleBinaryTests {
     @Test("format 2 holding only fields that fit format 1 is refused, so no sample has two stored forms")
     func needlessWideForm() throws {
         let error = #expect(throws: SampleDecodingError.self) { try HeartRateSample(binary: Self.needlesslyWide) }
-        #expect(error?.code == "needless-wide-form")
+        #expect(error?.code == "sample.needless-wide-form")
     }
 }

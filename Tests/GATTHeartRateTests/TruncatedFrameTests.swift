@@ -60,7 +60,7 @@ struct TruncatedFrameTests {
         let error = #expect(throws: FrameDecodingError.self) {
             try HeartRateMeasurement.decode([0x10, 0x4E])
         }
-        #expect(error?.code == "truncated-rr-interval")
+        #expect(error?.code == "frame.truncated-rr-interval")
         #expect(
             error?.description
                 == "Heart Rate Measurement (0x2A37) truncated: 2 bytes missing for the first RR interval (flag bit 4 set) at offset 2; the value has 2 bytes")
@@ -69,11 +69,11 @@ struct TruncatedFrameTests {
     @Test("gives each truncated field its own stable code")
     func stableCodes() {
         let cases: [([UInt8], String)] = [
-            ([], "truncated-flags"),
-            ([0x00], "truncated-heart-rate"),
-            ([0x01, 0x50], "truncated-heart-rate"),
-            ([0x08, 0x50, 0x01], "truncated-energy-expended"),
-            ([0x10, 0x50, 0x01], "truncated-rr-interval"),
+            ([], "frame.truncated-flags"),
+            ([0x00], "frame.truncated-heart-rate"),
+            ([0x01, 0x50], "frame.truncated-heart-rate"),
+            ([0x08, 0x50, 0x01], "frame.truncated-energy-expended"),
+            ([0x10, 0x50, 0x01], "frame.truncated-rr-interval"),
         ]
         for (frame, code) in cases {
             let error = #expect(throws: FrameDecodingError.self) { try HeartRateMeasurement.decode(frame) }

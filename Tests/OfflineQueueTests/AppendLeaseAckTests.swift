@@ -22,7 +22,7 @@ struct AppendLeaseAckTests {
         #expect(try await queue.lease(max: 10).records.map(\.text) == ["c"])
         let stats = try await queue.stats()
         #expect((stats.pending, stats.leased) == (0, 1))
-        try await queue.close()
+        await queue.close()
     }
 
     @Test("a record accepted after newer ones is leased after them: the queue keeps acceptance order across commits")
@@ -39,7 +39,7 @@ struct AppendLeaseAckTests {
         #expect(lease.records.map(\.text) == ["b", "c", "a"])
         #expect(lease.ids.last == late)
         #expect(try await queue.stats().oldestPendingAgeNanoseconds == nil)
-        try await queue.close()
+        await queue.close()
     }
 
     @Test("concurrent appends share group commits and each caller gets its own ids")
@@ -59,7 +59,7 @@ struct AppendLeaseAckTests {
         }
         #expect(Set(ids).count == 8)
         #expect(try await queue.stats().pending == 8)
-        try await queue.close()
+        await queue.close()
     }
 
     @Test("a lone append is accepted by the commit interval")
@@ -71,7 +71,7 @@ struct AppendLeaseAckTests {
         let queue = try fixture.open()
         let id = try await queue.append(fixture.record("alone"))
         #expect(try await queue.records(after: 0, limit: 10).map(\.id) == [id])
-        try await queue.close()
+        await queue.close()
     }
 
     @Test("ids are never reused, even after everything was acked and the queue reopened")
@@ -81,11 +81,11 @@ struct AppendLeaseAckTests {
         var queue = try fixture.open()
         let first = try await queue.append(contentsOf: [fixture.record("1"), fixture.record("2")])
         try await queue.ack(first)
-        try await queue.close()
+        await queue.close()
         queue = try fixture.open()
         let second = try await queue.append(fixture.record("3"))
         #expect(second > first.max()!)
-        try await queue.close()
+        await queue.close()
     }
 
     @Test("two writers on one file (say a tool next to the daemon) never hand out the same id")
@@ -102,8 +102,8 @@ struct AppendLeaseAckTests {
         ids += try await second.append(contentsOf: [fixture.record("2c")])
         #expect(Set(ids).count == many.count + 5)
         #expect(try await first.stats().pending == many.count + 5)
-        try await second.close()
-        try await first.close()
+        await second.close()
+        await first.close()
     }
 
     @Test("records appended and flushed survive closing and reopening")
@@ -117,9 +117,9 @@ struct AppendLeaseAckTests {
         try await waitUntil { try await queue.stats().unflushed == 1 }
         try await queue.flush()
         _ = try await pending.value
-        try await queue.close()
+        await queue.close()
         let reopened = try fixture.open()
         #expect(try await reopened.records(after: 0, limit: 10).map(\.text) == ["kept"])
-        try await reopened.close()
+        await reopened.close()
     }
 }

@@ -11,7 +11,7 @@ struct CorruptFileRecoveryTests {
         defer { fixture.directory.remove() }
         var queue = try fixture.open()
         try await queue.append(fixture.record("lost"))
-        try await queue.close()
+        await queue.close()
         var generator = SystemRandomNumberGenerator()
         let garbage = Data((0 ..< 40_000).map { _ in UInt8.random(in: 0 ... 255, using: &generator) })
         try garbage.write(to: URL(fileURLWithPath: fixture.path))
@@ -23,11 +23,11 @@ struct CorruptFileRecoveryTests {
         #expect(try await queue.stats().pending == 0)
         try await queue.append(fixture.record("fresh"))
         #expect(try await queue.lease(max: 5).records.map(\.text) == ["fresh"])
-        try await queue.close()
+        await queue.close()
 
         let again = try fixture.open()
         #expect(again.recovery == nil)
-        try await again.close()
+        await again.close()
     }
 
     @Test("a damaged page inside a valid file is caught by quick_check and recovered")
@@ -36,7 +36,7 @@ struct CorruptFileRecoveryTests {
         defer { fixture.directory.remove() }
         var queue = try fixture.open()
         try await queue.append(contentsOf: (0 ..< 2000).map { fixture.record(String(repeating: "x", count: 100) + "\($0)") })
-        try await queue.close()
+        await queue.close()
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: fixture.path))
         try handle.seek(toOffset: UInt64(fixture.configuration.pageSize * 3))
         try handle.write(contentsOf: Data(repeating: 0xA5, count: fixture.configuration.pageSize * 4))
@@ -47,7 +47,7 @@ struct CorruptFileRecoveryTests {
         #expect(!recovery.reason.isEmpty)
         #expect(FileManager.default.fileExists(atPath: recovery.movedAsidePaths[0]))
         #expect(try await queue.stats().pending == 0)
-        try await queue.close()
+        await queue.close()
     }
 
     @Test("a tool attaching to a garbage file gets a typed error and leaves the file alone")

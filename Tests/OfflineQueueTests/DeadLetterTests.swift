@@ -27,6 +27,6 @@ struct DeadLetterTests {
         #expect(try await queue.retryDead() == 1)
         stats = try await queue.stats()
         #expect((stats.pending, stats.leased, stats.dead) == (1, 2, 0))
-        try await queue.close()
+        await queue.close()
     }
 }

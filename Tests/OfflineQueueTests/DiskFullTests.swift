@@ -39,6 +39,6 @@ struct DiskFullTests {
         #expect(stats.storageFault == nil)
         #expect((stats.unflushed, stats.pending) == (0, 50))
         #expect(try await queue.onWriterConnection("PRAGMA quick_check") == ["ok"])
-        try await queue.close()
+        await queue.close()
     }
 }

@@ -12,11 +12,11 @@ struct DurabilitySettingsTests {
         #expect(try await queue.onWriterConnection("PRAGMA synchronous") == ["2"])
         #expect(try await queue.onWriterConnection("PRAGMA journal_mode") == ["wal"])
         #expect(try await queue.onWriterConnection("PRAGMA page_size") == ["\(fixture.configuration.pageSize)"])
-        try await queue.close()
+        await queue.close()
 
         let attached = try fixture.open(.attach)
         #expect(try await attached.onWriterConnection("PRAGMA synchronous") == ["2"])
-        try await attached.close()
+        await attached.close()
     }
 
     @Test("the schema is created through the migrator and recorded as applied")
@@ -25,6 +25,6 @@ struct DurabilitySettingsTests {
         defer { fixture.directory.remove() }
         let queue = try fixture.open()
         #expect(try await queue.onWriterConnection("SELECT identifier FROM grdb_migrations ORDER BY identifier") == ["v1", "v2"])
-        try await queue.close()
+        await queue.close()
     }
 }

@@ -23,7 +23,7 @@ struct EvictionTests {
         #expect((stats.pending, stats.leased, stats.evicted) == (3, 1, 2))
         #expect(stats.evictedByStream == ["a": 1, "b": 1])
         #expect(try await queue.lease(max: 10).records.map(\.text) == ["b3", "a4", "b5"])
-        try await queue.close()
+        await queue.close()
 
         // Reopened: every other record is leased, so the new one is the oldest pending and goes.
         queue = try fixture.open()
@@ -31,7 +31,7 @@ struct EvictionTests {
         stats = try await queue.stats()
         #expect((stats.pending, stats.leased, stats.evicted) == (0, 4, 3))
         #expect(stats.evictedByStream == ["a": 2, "b": 1])
-        try await queue.close()
+        await queue.close()
     }
 
     @Test("max_bytes evicts oldest pending records until the payload bytes fit")
@@ -44,7 +44,7 @@ struct EvictionTests {
         let left = try await queue.lease(max: 10).records.map(\.text)
         #expect(left == [String(repeating: "1", count: 10), String(repeating: "2", count: 10)])
         #expect(try await queue.stats().evicted == 1)
-        try await queue.close()
+        await queue.close()
     }
 
     @Test("max_age evicts pending records captured too long ago, on the next commit")
@@ -58,7 +58,7 @@ struct EvictionTests {
         try await queue.append(fixture.record("now", at: 3601))
         #expect(try await queue.lease(max: 10).records.map(\.text) == ["new", "now"])
         #expect(try await queue.stats().evictedByStream == ["s1": 1])
-        try await queue.close()
+        await queue.close()
     }
 
     @Test("bounds see changes another process made (retry-dead) before evicting")
@@ -72,12 +72,12 @@ struct EvictionTests {
 
         let tool = try fixture.open(.attach)
         #expect(try await tool.retryDead() == 2)
-        try await tool.close()
+        await tool.close()
 
         try await queue.append(fixture.record("r3", at: 3))
         let stats = try await queue.stats()
         #expect((stats.pending, stats.evicted) == (3, 1))
         #expect(try await queue.lease(max: 10).records.map(\.text) == ["r1", "r2", "r3"])
-        try await queue.close()
+        await queue.close()
     }
 }

@@ -29,7 +29,7 @@ struct LeaseExpiryTests {
         let again = try await queue.lease(max: 10)
         #expect(again.records.map(\.text) == ["r0", "r1", "r2", "r3", "r4"])
         #expect(again.ids == first.ids + [again.ids[3], again.ids[4]])
-        try await queue.close()
+        await queue.close()
     }
 
     @Test("an expired lease is reclaimed after a restart, as after a consumer crash")
@@ -39,12 +39,12 @@ struct LeaseExpiryTests {
         var queue = try fixture.open()
         try await queue.append(fixture.record("x"))
         #expect(try await queue.lease(max: 1).records.count == 1)
-        try await queue.close()
+        await queue.close()
 
         queue = try fixture.open()
         #expect(try await queue.lease(max: 1).records.isEmpty)
         fixture.clock.advance(by: fixture.configuration.leaseDuration)
         #expect(try await queue.lease(max: 1).records.map(\.text) == ["x"])
-        try await queue.close()
+        await queue.close()
     }
 }

@@ -14,7 +14,7 @@ struct QueueSalvageTests {
         let queue = try fixture.open()
         try await queue.append(
             contentsOf: (0 ..< count).map { fixture.record("record \($0) " + String(repeating: "x", count: 100), stream: "s\($0 % 3)", at: Int64($0)) })
-        try await queue.close()
+        await queue.close()
         try damage(fixture.path, fixture.configuration.pageSize)
         let fresh = try fixture.open()
         #expect(fresh.recovery != nil, "the damage must move the file aside")
@@ -51,7 +51,7 @@ struct QueueSalvageTests {
         #expect(MovedAsideQueue.find(in: fixture.directory.path).isEmpty, "an imported file is listed no more")
         #expect(FileManager.default.fileExists(atPath: file.path + ".imported"))
         #expect(!FileManager.default.fileExists(atPath: file.path + ".salvaging"), "the scratch copy is removed")
-        try await queue.close()
+        await queue.close()
     }
 
     @Test("damaged pages in the middle: reading resumes past them, so only their records are lost")
@@ -72,7 +72,7 @@ struct QueueSalvageTests {
         let expected = Set((0 ..< count).map { "record \($0) " + String(repeating: "x", count: 100) })
         #expect(texts.allSatisfy(expected.contains), "nothing imported is altered")
         #expect(texts.last == "record \(count - 1) " + String(repeating: "x", count: 100), "records after the damage are read")
-        try await queue.close()
+        await queue.close()
     }
 
     @Test("a file with nothing readable is reported and left where it is, not marked imported")
@@ -84,7 +84,7 @@ struct QueueSalvageTests {
         defer { fixture.directory.remove() }
         await #expect { try await QueueSalvage.salvage(file, into: queue) } throws: { ($0 as? QueueError)?.code == .corrupt }
         #expect(MovedAsideQueue.find(in: fixture.directory.path) == [file])
-        try await queue.close()
+        await queue.close()
     }
 
     @Test("a queue that cannot be opened (here a directory in its place) is inaccessible, not damaged: nothing is moved aside")
@@ -112,6 +112,6 @@ struct QueueSalvageTests {
         for file in [fixture.path, fixture.path + "-wal"] {
             #expect(try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? NSNumber == 0o600, "\(file)")
         }
-        try await queue.close()
+        await queue.close()
     }
 }

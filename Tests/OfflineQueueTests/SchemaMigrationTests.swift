@@ -49,7 +49,7 @@ struct SchemaMigrationTests {
         #expect(try await queue.retryDead() == 1)
         stats = try await queue.stats()
         #expect((stats.pending, stats.leased, stats.dead) == (2, 3, 0))
-        try await queue.close()
+        await queue.close()
     }
 
     @Test("a file the GRDB-based build wrote (Fixtures/grdb-written-v2.sqlite) opens as it is: records, lease, dead letter, evictions and id reservation")
@@ -69,7 +69,7 @@ struct SchemaMigrationTests {
         #expect(try await queue.deadLetters().map(\.reason) == ["server said 422"])
         #expect(try await queue.lease(max: 100).records.map(\.id) == [1, 3, 4, 6, 7, 8, 9, 10])
         #expect(try await queue.append(fixture.record("new", stream: "numbered")) >= 65_543)
-        try await queue.close()
+        await queue.close()
     }
 
     @Test("a file holding a schema this build does not know is refused with queue.open-failed, and left where it is")

@@ -46,7 +46,7 @@ struct QueueExportCommand: AsyncParsableCommand {
                         StandardOutput.writeLine(format == .csv ? row.csvLine : row.jsonLine)
                     } catch {
                         undecodable += 1
-                        QueueFailure.report("\(error.message) [\(error.code)]")
+                        QueueFailure.report("\(error.message) [\(error.code.rawValue)]")
                     }
                 }
             }

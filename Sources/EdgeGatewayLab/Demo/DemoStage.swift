@@ -154,7 +154,7 @@ final class DemoStage: @unchecked Sendable {
     func queueStats() async -> QueueStats? {
         guard let queue = try? OfflineQueue(path: stateDirectory + "/queue.sqlite", access: .attach) else { return nil }
         let stats = try? await queue.stats()
-        try? await queue.close()
+        await queue.close()
         return stats
     }
 

@@ -97,10 +97,10 @@ public struct Gateway {
             try? notifier?.stopping()
         } catch {
             logger.critical("the daemon stopped on an error", metadata: ["error": "\(error)"])
-            try await close(queue, held)
+            await close(queue, held)
             throw error
         }
-        try await close(queue, held)
+        await close(queue, held)
         logger.notice("edge-gateway stopped; every accepted sample is on disk")
     }
 
@@ -168,8 +168,10 @@ public struct Gateway {
         let queue: OfflineQueue
         do {
             queue = try OfflineQueue(path: stateDirectory + "/" + name, configuration: settings)
-        } catch let error as QueueError where error.code == .inaccessible {
-            logger.critical("the daemon cannot start: \(error.message)", metadata: ["code": "\(error.code.rawValue)"])
+        } catch {
+            if error.code == .inaccessible {
+                logger.critical("the daemon cannot start: \(error.message)", metadata: ["code": "\(error.code.rawValue)"])
+            }
             throw error
         }
         if let recovery = queue.recovery {
@@ -194,8 +196,8 @@ public struct Gateway {
         return settings
     }
 
-    private func close(_ queue: OfflineQueue, _ held: OfflineQueue) async throws {
-        try await queue.close()
-        try await held.close()
+    private func close(_ queue: OfflineQueue, _ held: OfflineQueue) async {
+        await queue.close()
+        await held.close()
     }
 }

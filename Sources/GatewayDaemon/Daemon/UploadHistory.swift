@@ -22,7 +22,7 @@ import Glibc
 public struct UploadHistory: Sendable {
     /// Why an attempt could not be recorded.
     struct Failure: Error, CustomStringConvertible {
-        /// `history-write-failed`.
+        /// The stable identifier.
         let code = "history.write-failed"
         let description: String
     }

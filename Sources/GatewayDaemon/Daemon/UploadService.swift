@@ -74,7 +74,7 @@ struct UploadService: Service {
             do throws(SampleRecord.DecodingFailure) {
                 pending.append((record.id, try SampleRecord.sample(from: record)))
             } catch {
-                try await queue.reject([record.id], reason: "\(error.code): \(error.message)")
+                try await queue.reject([record.id], reason: "\(error.code.rawValue): \(error.message)")
             }
         }
         var random = SystemRandomNumberGenerator()

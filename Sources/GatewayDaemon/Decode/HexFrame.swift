@@ -3,10 +3,10 @@
 /// btmon, gatttool, nRF Connect and bluetoothctl each print bytes differently: `104ed202c802`,
 /// `10 4e d2 02 c8 02`, `10:4e:d2:02:c8:02`, `0x10 0x4e …`. All of these are one frame.
 enum HexFrame {
-    /// Why a text is not a frame; reported per frame with the stable code `invalid-hex`.
+    /// Why a text is not a frame; reported per frame with the stable code `frame.invalid-hex`.
     struct ParseError: Error, Equatable, CustomStringConvertible {
         let description: String
-        let code = "invalid-hex"
+        let code = "frame.invalid-hex"
     }
 
     private static let separators: Set<Character> = [" ", "\t", ":", "-", ",", "."]

@@ -84,21 +84,20 @@ public struct GatewaySnapshot {
     /// daemon's file); a missing queue is an empty one.
     private static func queueStats(path: String) async -> Result<QueueStats?, QueueError> {
         guard FileManager.default.fileExists(atPath: path) else { return .success(nil) }
+        let queue: OfflineQueue
         do {
-            let queue = try OfflineQueue(path: path, access: .attach)
-            let stats: Result<QueueStats, any Error>
-            do {
-                stats = .success(try await queue.stats())
-            } catch {
-                stats = .failure(error)
-            }
-            try? await queue.close()
-            return .success(try stats.get())
-        } catch let error as QueueError {
-            return .failure(error)
+            queue = try OfflineQueue(path: path, access: .attach)
         } catch {
-            return .failure(QueueError(.readFailed, "cannot read \(path): \(error)"))
+            return .failure(error)
         }
+        let stats: Result<QueueStats?, QueueError>
+        do {
+            stats = .success(try await queue.stats())
+        } catch {
+            stats = .failure(error)
+        }
+        await queue.close()
+        return stats
     }
 
     /// One row per strap: the daemon's view where it has one, else the binding alone.

@@ -21,9 +21,17 @@ public enum SampleRecord {
     static let currentVersion = binaryVersion
 
     /// Why a record could not be read as a sample.
-    public struct DecodingFailure: Error, CustomStringConvertible {
-        /// Stable identifier.
-        public let code: String
+    public struct DecodingFailure: Error, Hashable, CustomStringConvertible {
+        /// Stable identifiers; dead letters keep them in their reason.
+        public enum Code: String, Sendable, Hashable {
+            /// The payload is damaged or is not a sample in the version its record names.
+            case undecodable = "queue.undecodable-record"
+            /// A version this build does not read: the queue was written by a newer one.
+            case unknownVersion = "queue.unknown-record-version"
+        }
+
+        /// The stable identifier.
+        public let code: Code
         /// What was wrong with which record.
         public let message: String
         /// The message alone (which record, what is wrong with it), without the `code`.
@@ -47,10 +55,10 @@ public enum SampleRecord {
             }
         } catch {
             throw DecodingFailure(
-                code: "queue.undecodable-record", message: "record \(record.id) (payload version \(record.version)) is not a heart-rate sample: \(error)")
+                code: .undecodable, message: "record \(record.id) (payload version \(record.version)) is not a heart-rate sample: \(error)")
         }
         throw DecodingFailure(
-            code: "unknown-record-version",
+            code: .unknownVersion,
             message:
                 "record \(record.id) has payload version \(record.version); this edge-gateway reads versions \(jsonVersion) (JSON) and \(binaryVersion) (binary)"
         )

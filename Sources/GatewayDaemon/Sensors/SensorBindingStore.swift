@@ -11,8 +11,16 @@ import GATTHeartRate
 public struct SensorBindingStore: Sendable {
     /// Why the bindings could not be read or written.
     public struct Failure: Error, CustomStringConvertible {
-        /// `sensors-unreadable` or `sensors-write-failed`.
-        let code: String
+        /// Stable identifiers.
+        public enum Code: String, Sendable {
+            /// The file is there but cannot be read or decoded.
+            case unreadable = "sensors.unreadable"
+            /// The new bindings could not be saved; the old file is untouched.
+            case writeFailed = "sensors.write-failed"
+        }
+
+        /// The stable identifier.
+        public let code: Code
         /// Which file and what went wrong, with what the operator can check.
         public let description: String
     }
@@ -38,7 +46,7 @@ public struct SensorBindingStore: Sendable {
     public func load() throws(Failure) -> [SensorBinding] {
         guard let data = FileManager.default.contents(atPath: path) else {
             guard FileManager.default.fileExists(atPath: path) else { return [] }
-            throw Failure(code: "sensors-unreadable", description: "cannot read \(path): check its owner and mode")
+            throw Failure(code: .unreadable, description: "cannot read \(path): check its owner and mode")
         }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
@@ -46,7 +54,7 @@ public struct SensorBindingStore: Sendable {
             return try decoder.decode(File.self, from: data).sensors
         } catch {
             throw Failure(
-                code: "sensors-unreadable", description: "\(path) is damaged (\(error)); fix or remove it, then bind the straps again with `edge-gateway pair`")
+                code: .unreadable, description: "\(path) is damaged (\(error)); fix or remove it, then bind the straps again with `edge-gateway pair`")
         }
     }
 
@@ -73,7 +81,7 @@ public struct SensorBindingStore: Sendable {
         do {
             try DurableFile.replace(path, with: try encoder.encode(File(sensors: sensors)))
         } catch {
-            throw Failure(code: "sensors-write-failed", description: "cannot save \(path): \(error); check free space and permissions of the state directory")
+            throw Failure(code: .writeFailed, description: "cannot save \(path): \(error); check free space and permissions of the state directory")
         }
     }
 }

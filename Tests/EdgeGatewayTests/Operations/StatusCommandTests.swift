@@ -41,7 +41,7 @@ extension Operations {
                     NewRecord(payload: Data("{}".utf8), stream: "F0:1D:2E:3C:00:01", captureTime: 1_795_000_000_000_000_000 + Int64(index), version: 1))
             }
             try await queue.flush()
-            try await queue.close()
+            await queue.close()
         }
 
         @Test("exits 69 when the state directory is missing or not a directory")

@@ -43,7 +43,7 @@ struct OfflineQueueCrashConsistencyTests {
                 let acked = lease.records.filter { _ in Bool.random(using: &random) }
                 #expect(try await queue.ack(acked.map(\.id)) == acked.count)
                 ledger.recordAcked(acked)
-                try await queue.close()
+                await queue.close()
             }
         }
 
@@ -55,7 +55,7 @@ struct OfflineQueueCrashConsistencyTests {
             guard !page.isEmpty else { break }
             present += page
         }
-        try await queue.close()
+        await queue.close()
 
         print(
             "crash test: seed \(seed), \(cycles) kill -9 cycles (\(ledger.cyclesWithAcceptance) with accepted records), \(ledger.accepted.count) accepted, \(ledger.acked.count) acked, \(present.count) present"

@@ -38,7 +38,7 @@ struct QueueCommandTests {
         #expect((object["oldest_pending_age_s"] as? Double ?? 0) > 0)
         #expect((object["db_bytes"] as? Int ?? 0) > 0)
         #expect(result.outputLines.count == 1)
-        try await queue.close()
+        await queue.close()
     }
 
     @Test("stats without --json prints one labelled line per figure")
@@ -51,7 +51,7 @@ struct QueueCommandTests {
             result.outputLines.map { $0.split(separator: " ").first.map(String.init) ?? "" }
                 == ["pending", "leased", "dead", "evicted", "oldest", "database", "held"])
         #expect(result.outputLines[0] == "pending              2")
-        try await queue.close()
+        await queue.close()
     }
 
     @Test(
@@ -89,8 +89,8 @@ struct QueueCommandTests {
         let expected = system.wallClockNanoseconds - 60_000_000_000
         #expect(abs(restamped - expected) < 600_000_000_000, "re-stamped from the monotonic clock: \(restamped) vs about \(expected)")
         #expect(try await queue.deadLetters().map { $0.reason.prefix(18) } == ["clock-unrepairable"])
-        try await held.close()
-        try await queue.close()
+        await held.close()
+        await queue.close()
     }
 
     @Test("dead lists reasons; retry-dead --reason moves only the matching ones back")
@@ -114,7 +114,7 @@ struct QueueCommandTests {
         #expect(retry.outputLines == ["moved 1 dead letter(s) back to pending"])
         #expect(try await queue.deadLetters().map(\.reason) == ["HTTP 422: schema"])
         #expect(try await queue.stats().pending == 2)
-        try await queue.close()
+        await queue.close()
     }
 
     @Test("export prints decoded samples as JSON lines and as CSV, in acceptance order")
@@ -136,7 +136,7 @@ struct QueueCommandTests {
                 "\(ids[0]),F0:1D:2E:3C:4B:5A,00000000-0000-4000-8000-000000000001,F0:1D:2E:3C:4B:5A,patient-7,2026-11-18T11:06:41.000Z,1795000001000000000,true,71,detected,,705.078 695.312",
                 "\(ids[1]),F0:1D:2E:3C:4B:5A,00000000-0000-4000-8000-000000000002,F0:1D:2E:3C:4B:5A,patient-7,2026-11-18T11:06:42.000Z,1795000002000000000,true,72,detected,,705.078 695.312",
             ])
-        try await queue.close()
+        await queue.close()
     }
 
     @Test("export decodes version 1 (JSON) records written by earlier builds next to version 2 ones")
@@ -155,7 +155,7 @@ struct QueueCommandTests {
                 "\(ids[0]),F0:1D:2E:3C:4B:5A,00000000-0000-4000-8000-000000000001,F0:1D:2E:3C:4B:5A,patient-7,2026-11-18T11:06:41.000Z,1795000001000000000,true,71,detected,,705.078 695.312",
                 "\(oldID),F0:1D:2E:3C:4B:5A,00000000-0000-4000-8000-000000000002,F0:1D:2E:3C:4B:5A,,2026-11-18T11:06:42.000Z,1795000002000000000,true,72,detected,,705.078 695.312",
             ])
-        try await queue.close()
+        await queue.close()
     }
 
     @Test("export reports a record that is not a sample, still prints the others, and exits 65")
@@ -168,8 +168,8 @@ struct QueueCommandTests {
         #expect(result.outputLines.count == 1)
         #expect(
             result.standardError.contains(
-                "record \(foreign) has payload version 9; this edge-gateway reads versions 1 (JSON) and 2 (binary) [unknown-record-version]"))
-        try await queue.close()
+                "record \(foreign) has payload version 9; this edge-gateway reads versions 1 (JSON) and 2 (binary) [queue.unknown-record-version]"))
+        await queue.close()
     }
 
     @Test("a state directory without a queue exits 66; bad usage exits 64")
@@ -197,13 +197,13 @@ struct QueueCommandTests {
     func importMovedAside() async throws {
         let (directory, queue, _) = try await Self.ownedQueue(samples: 8)
         defer { directory.remove() }
-        try await queue.close()
+        await queue.close()
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: directory.file("queue.sqlite")))
         try handle.write(contentsOf: Data(repeating: 0, count: 16))
         try handle.close()
         let fresh = try OfflineQueue(path: directory.file("queue.sqlite"))
         let moved = try #require(fresh.recovery?.movedAsidePaths.first)
-        try await fresh.close()
+        await fresh.close()
 
         let status = try await GatewayProcess.run(["status", "--state-dir", directory.path, "--json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(status.standardOutput.utf8)) as? [String: Any])

@@ -123,8 +123,8 @@ struct ClockRepairTests {
 
         buffer.close()
         try await intakeTask.value
-        try await held.close()
-        try await queue.close()
+        await held.close()
+        await queue.close()
     }
 
     @Test("with the hold switched off, samples held before are released at once: this boot's re-stamped, another boot's dead letters")
@@ -153,7 +153,7 @@ struct ClockRepairTests {
         #expect(moved.map(\.id) == [ours.id])
         #expect(moved.first?.captured.wallClockNanoseconds == start, "re-stamped against the clock the operator vouches for")
         #expect(try await queue.deadLetters().map { $0.reason.prefix(18) } == ["clock-unrepairable"])
-        try await held.close()
-        try await queue.close()
+        await held.close()
+        await queue.close()
     }
 }

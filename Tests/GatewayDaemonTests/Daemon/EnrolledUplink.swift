@@ -24,7 +24,7 @@ struct EnrolledUplink {
     }
 
     func stop() async throws {
-        try await queue.close()
+        await queue.close()
         await jhe.stop()
     }
 }

@@ -36,7 +36,7 @@ struct SampleIntakeTests {
         let stored = try await queue.lease(max: 10).records.map { try SampleRecord.sample(from: $0) }
         #expect(stored == [longFrame, ordinary])
         #expect(counters.read(\.samplesRefused) == 1)
-        try await held.close()
-        try await queue.close()
+        await held.close()
+        await queue.close()
     }
 }

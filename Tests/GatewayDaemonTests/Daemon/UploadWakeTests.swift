@@ -44,7 +44,7 @@ struct UploadWakeTests {
         uploading.cancel()
         _ = try? await uploading.value
         _ = try? await storing.value
-        try await held.close()
+        await held.close()
         try await uplink.stop()
     }
 }

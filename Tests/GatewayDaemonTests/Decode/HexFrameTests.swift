@@ -22,7 +22,7 @@ struct HexFrameTests {
     func refusesNonHex() {
         let error = #expect(throws: HexFrame.ParseError.self) { try HexFrame.parse("10 4g") }
         #expect(error?.description == "'g' in '10 4g' is not a hex digit (0-9, a-f)")
-        #expect(error?.code == "invalid-hex")
+        #expect(error?.code == "frame.invalid-hex")
     }
 
     @Test(

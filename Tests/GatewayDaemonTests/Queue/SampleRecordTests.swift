@@ -36,18 +36,18 @@ struct SampleRecordTests {
         var damaged = try SampleRecord.record(for: Self.sample)
         damaged.payload.removeLast()
         let undecodable = #expect(throws: SampleRecord.DecodingFailure.self) { try SampleRecord.sample(from: Self.stored(damaged, id: 7)) }
-        #expect(undecodable?.code == "queue.undecodable-record")
+        #expect(undecodable?.code.rawValue == "queue.undecodable-record")
         #expect(undecodable?.message.hasPrefix("record 7 (payload version 2) is not a heart-rate sample: ") == true)
         #expect(undecodable?.message.contains("truncated") == true)
 
         var swapped = try SampleRecord.record(for: Self.sample)
         swapped.version = 1
         let mislabelled = #expect(throws: SampleRecord.DecodingFailure.self) { try SampleRecord.sample(from: Self.stored(swapped)) }
-        #expect(mislabelled?.code == "queue.undecodable-record")
+        #expect(mislabelled?.code == .undecodable)
 
         swapped.version = 3
         let unknown = #expect(throws: SampleRecord.DecodingFailure.self) { try SampleRecord.sample(from: Self.stored(swapped)) }
-        #expect(unknown?.code == "unknown-record-version")
+        #expect(unknown?.code.rawValue == "queue.unknown-record-version")
         #expect(unknown?.message == "record 42 has payload version 3; this edge-gateway reads versions 1 (JSON) and 2 (binary)")
     }
 }

@@ -19,7 +19,7 @@ struct MalformedFrameLogTests {
         let written = lines.withLock { $0 }
         #expect(written.count == 2)
         #expect(written[0].hasPrefix("F0:1D:2E:3C:00:01: malformed frame 10: Heart Rate Measurement (0x2A37) truncated"))
-        #expect(written[0].hasSuffix("[truncated-heart-rate]; 1 so far"))
+        #expect(written[0].hasSuffix("[frame.truncated-heart-rate]; 1 so far"))
         #expect(written[1].hasPrefix("F0:1D:2E:3C:00:02: malformed frame (empty)"))
     }
 
