@@ -83,14 +83,14 @@ struct EnrollCommand: AsyncParsableCommand {
         } catch {
             throw fail(error)
         }
-        let enrollment = Enrollment(transport: transport, store: store)
+        let enrolment = Enrolment(transport: transport, store: store)
         let credentials: Credentials
         do {
             if let clientKey, let baseURL {
                 let key = clientKey == "-" ? (readLine() ?? "").filter { !$0.isWhitespace } : clientKey
-                credentials = try await enrollment.enroll(clientCredentials: key, baseURL: baseURL, deviceID: deviceID, fhirBasePath: fhirPath)
+                credentials = try await enrolment.enroll(clientCredentials: key, baseURL: baseURL, deviceID: deviceID, fhirBasePath: fhirPath)
             } else {
-                credentials = try await enrollment.enroll(invitation: invitation ?? "", baseURL: baseURL, deviceID: deviceID, fhirBasePath: fhirPath)
+                credentials = try await enrolment.enroll(invitation: invitation ?? "", baseURL: baseURL, deviceID: deviceID, fhirBasePath: fhirPath)
             }
         } catch {
             throw fail(error)

@@ -45,9 +45,9 @@ enum EdgeGatewayBench {
     static func cpuSeconds(ofProcess pid: Int32) -> Double {
         guard let file = fopen("/proc/\(pid)/stat", "r") else { return 0 }
         defer { fclose(file) }
-        var buffer = [CChar](repeating: 0, count: 1024)
+        var buffer = [UInt8](repeating: 0, count: 1024)
         guard fgets(&buffer, Int32(buffer.count), file) != nil else { return 0 }
-        let text = String(cString: buffer)
+        let text = String(decoding: buffer.prefix { $0 != 0 }, as: UTF8.self)
         let fields = text[text.index(after: text.lastIndex(of: ")")!)...].split(separator: " ")
         let ticks = (Double(fields[11]) ?? 0) + (Double(fields[12]) ?? 0)
         return ticks / Double(sysconf(Int32(_SC_CLK_TCK)))

@@ -186,7 +186,7 @@ enum QueueBenchmark {
                 + "\(Int(Double(fileBytes(path)) / Double(records))) database bytes per record; peak RSS \(format(EdgeGatewayBench.peakRSSMiB, 1)) MiB")
     }
 
-    /// A record payload in one of the formats the gateway's `SampleRecord` reads.
+    /// A record payload in one of the formats the gateway's `SampleRecordCodec` reads.
     struct Payload {
         let bytes: Data
         let version: Int

@@ -55,12 +55,12 @@ enum UplinkBenchmark {
 
     static func upload() async throws {
         let simulator = JHESimulator()
-        let base = try await simulator.start()
+        _ = try await simulator.start()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("uplink-bench-\(UUID())")
         defer { try? FileManager.default.removeItem(at: directory) }
         let transport = try CurlTransport()
         let store = CredentialsFileStore(directory: directory.path)
-        _ = try await Enrollment(transport: transport, store: store).enroll(invitation: await simulator.issueInvitation())
+        _ = try await Enrolment(transport: transport, store: store).enroll(invitation: await simulator.issueInvitation())
         let client = JHEClient(tokens: TokenManager(store: store, transport: transport), transport: transport)
         _ = await client.deliver(samples(100, offset: 10_000_000))
         let total = 20_000

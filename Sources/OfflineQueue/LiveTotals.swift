@@ -1,8 +1,8 @@
-/// Count and payload bytes of live (pending + leased) records, kept in memory by the writer so
-/// the bounds can be checked at every commit without an O(backlog) `count(*)`.
+/// Count and payload bytes of live (pending + leased) records, kept in memory by `QueueStore`
+/// so the bounds can be checked at every commit without an O(backlog) `count(*)`.
 ///
 /// Another process (the `queue retry-dead` command, say) can change the table behind the
-/// writer's back; SQLite's `PRAGMA data_version` changes exactly then, and the totals are
+/// back of the store; SQLite's `PRAGMA data_version` changes exactly then, and the totals are
 /// recounted.
 struct LiveTotals: Equatable {
     var count: Int

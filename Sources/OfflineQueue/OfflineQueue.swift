@@ -18,7 +18,7 @@ public final class OfflineQueue: Sendable {
     public let path: String
     /// Set when the file was unusable at open and was replaced by a fresh queue.
     public let recovery: RecoveryReport?
-    private let writer: QueueWriter
+    private let store: QueueStore
     private let clock: any QueueClock
 
     /// Opens the queue at `path`. With `.owner` it is created if missing, checked, and replaced
@@ -28,7 +28,7 @@ public final class OfflineQueue: Sendable {
         self.path = path
         self.recovery = recovery
         self.clock = configuration.clock
-        self.writer = QueueWriter(connection: connection, path: path, configuration: configuration)
+        self.store = QueueStore(connection: connection, path: path, configuration: configuration)
     }
 
     /// Appends one record; returns its id once it is accepted (its group commit is durable).
@@ -41,7 +41,7 @@ public final class OfflineQueue: Sendable {
     @discardableResult
     public func append(contentsOf records: [NewRecord]) async throws(QueueError) -> [Int64] {
         do {
-            return try await writer.append(records)
+            return try await store.append(records)
         } catch {
             throw QueueError.writing(error, path: path)
         }
@@ -49,7 +49,7 @@ public final class OfflineQueue: Sendable {
 
     /// Commits waiting records now instead of at the next interval (for shutdown).
     public func flush() async throws(QueueError) {
-        try await writer.flush()
+        try await store.flush()
     }
 
     /// Leases up to `max` pending records in id order: capture order as they were accepted
@@ -79,7 +79,7 @@ public final class OfflineQueue: Sendable {
     /// Flushes and closes; later calls fail with ``QueueError/Code/closed``. Records that still
     /// cannot be written (a full disk) fail their own appends; closing itself cannot fail.
     public func close() async {
-        await writer.close()
+        await store.close()
     }
 
     /// Counts and sizes, read from the file (so they include other processes' changes); costs
@@ -103,12 +103,12 @@ public final class OfflineQueue: Sendable {
         try await reading { db in try QueueReport.records(db, after: id, limit: limit) }
     }
 
-    /// Runs `sql` on the writer's connection and returns the first column of each row as text:
+    /// Runs `sql` on the store's connection and returns the first column of each row as text:
     /// how tests check per-connection settings (`PRAGMA synchronous`) or shrink the file's
     /// limit (`PRAGMA max_page_count`) to make the disk look full.
-    func onWriterConnection(_ sql: String) async throws(QueueError) -> [String] {
-        try await consuming { writer in
-            try writer.connection.rows(sql, keep: false).map { row in
+    func onStoreConnection(_ sql: String) async throws(QueueError) -> [String] {
+        try await consuming { store in
+            try store.connection.rows(sql, keep: false).map { row in
                 switch row.values.first {
                 case .integer(let value)?: String(value)
                 case .text(let value)?: value
@@ -118,19 +118,19 @@ public final class OfflineQueue: Sendable {
         }
     }
 
-    private func consuming<T: Sendable>(_ operation: @Sendable (isolated QueueWriter) throws -> T) async throws(QueueError) -> T {
+    private func consuming<T: Sendable>(_ operation: @Sendable (isolated QueueStore) throws -> T) async throws(QueueError) -> T {
         do {
-            return try await operation(writer)
+            return try await operation(store)
         } catch {
             throw QueueError.writing(error, path: path)
         }
     }
 
-    /// Reads on the writer's connection: reads are rare (operator commands), so a second
+    /// Reads on the store's connection: reads are rare (operator commands), so a second
     /// connection, with its own page cache, would cost more memory than it saves waiting.
     private func reading<T: Sendable>(_ body: @Sendable (SQLiteConnection) throws -> T) async throws(QueueError) -> T {
         do {
-            return try await writer.read(body)
+            return try await store.read(body)
         } catch {
             throw QueueError.reading(error, path: path)
         }

@@ -2,7 +2,7 @@
 /// so each record carries one or two bytes rather than the whole key.
 ///
 /// Rows in `streams` are never deleted or changed, so a mapping read once stays true for the
-/// life of the file, whoever wrote it; the writer keeps the mappings of committed transactions.
+/// life of the file, whoever wrote it; the store keeps the mappings of committed transactions.
 struct StreamKeys {
     private var known: [String: Int64] = [:]
 

@@ -32,6 +32,6 @@ public enum StatusReportFixtures {
     public static func attempt(_ index: Int, error: String? = nil) -> UploadAttempt {
         UploadAttempt(
             startedAt: Date(timeIntervalSince1970: 1_800_000_000 + Double(index)), durationSeconds: 0.25, samples: index,
-            delivered: index, duplicate: 0, rejected: 0, held: 0, skipped: 0, retryLater: 0, error: error)
+            delivered: index, duplicate: 0, rejected: 0, forbidden: 0, skipped: 0, retryLater: 0, error: error)
     }
 }

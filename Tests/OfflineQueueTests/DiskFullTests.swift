@@ -14,8 +14,8 @@ struct DiskFullTests {
         fixture.configuration.maxUnflushedRecords = 50
         let queue = try fixture.open()
         let accepted = try await queue.append(contentsOf: (0 ..< 20).map { fixture.record("accepted \($0)", at: Int64($0)) })
-        let pages = try #require(Int(try await queue.onWriterConnection("PRAGMA page_count")[0]))
-        #expect(try await queue.onWriterConnection("PRAGMA max_page_count = \(pages)") == ["\(pages)"])
+        let pages = try #require(Int(try await queue.onStoreConnection("PRAGMA page_count")[0]))
+        #expect(try await queue.onStoreConnection("PRAGMA max_page_count = \(pages)") == ["\(pages)"])
 
         let big = (0 ..< 30).map { fixture.record(String(repeating: "b", count: 3000) + "\($0)", at: 100 + Int64($0)) }
         let waiting = Task { try await queue.append(contentsOf: big) }
@@ -29,16 +29,16 @@ struct DiskFullTests {
         await #expect { try await queue.append(contentsOf: overflow) } throws: {
             ($0 as? QueueError)?.code == .unflushedLimit
         }
-        #expect(try await queue.onWriterConnection("PRAGMA quick_check") == ["ok"])
+        #expect(try await queue.onStoreConnection("PRAGMA quick_check") == ["ok"])
         #expect(try await queue.records(after: 0, limit: 100).map(\.id) == accepted)
 
-        _ = try await queue.onWriterConnection("PRAGMA max_page_count = 1000000")
+        _ = try await queue.onStoreConnection("PRAGMA max_page_count = 1000000")
         let ids = try await waiting.value
         #expect(ids.count == 30)
         stats = try await queue.stats()
         #expect(stats.storageFault == nil)
         #expect((stats.unflushed, stats.pending) == (0, 50))
-        #expect(try await queue.onWriterConnection("PRAGMA quick_check") == ["ok"])
+        #expect(try await queue.onStoreConnection("PRAGMA quick_check") == ["ok"])
         await queue.close()
     }
 }

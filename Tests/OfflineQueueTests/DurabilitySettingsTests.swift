@@ -9,13 +9,13 @@ struct DurabilitySettingsTests {
         let fixture = try QueueFixture()
         defer { fixture.directory.remove() }
         let queue = try fixture.open()
-        #expect(try await queue.onWriterConnection("PRAGMA synchronous") == ["2"])
-        #expect(try await queue.onWriterConnection("PRAGMA journal_mode") == ["wal"])
-        #expect(try await queue.onWriterConnection("PRAGMA page_size") == ["\(fixture.configuration.pageSize)"])
+        #expect(try await queue.onStoreConnection("PRAGMA synchronous") == ["2"])
+        #expect(try await queue.onStoreConnection("PRAGMA journal_mode") == ["wal"])
+        #expect(try await queue.onStoreConnection("PRAGMA page_size") == ["\(fixture.configuration.pageSize)"])
         await queue.close()
 
         let attached = try fixture.open(.attach)
-        #expect(try await attached.onWriterConnection("PRAGMA synchronous") == ["2"])
+        #expect(try await attached.onStoreConnection("PRAGMA synchronous") == ["2"])
         await attached.close()
     }
 
@@ -24,7 +24,7 @@ struct DurabilitySettingsTests {
         let fixture = try QueueFixture()
         defer { fixture.directory.remove() }
         let queue = try fixture.open()
-        #expect(try await queue.onWriterConnection("SELECT identifier FROM grdb_migrations ORDER BY identifier") == ["v1", "v2"])
+        #expect(try await queue.onStoreConnection("SELECT identifier FROM grdb_migrations ORDER BY identifier") == ["v1", "v2"])
         await queue.close()
     }
 }

@@ -31,7 +31,7 @@ struct SchemaMigrationTests {
         v1.close()
 
         let queue = try fixture.open()
-        #expect(try await queue.onWriterConnection("SELECT identifier FROM grdb_migrations ORDER BY identifier") == ["v1", "v2"])
+        #expect(try await queue.onStoreConnection("SELECT identifier FROM grdb_migrations ORDER BY identifier") == ["v1", "v2"])
         var stats = try await queue.stats()
         #expect((stats.pending, stats.leased, stats.dead) == (2, 1, 1))
         let live = try await queue.records(after: 0, limit: 10)

@@ -41,8 +41,8 @@ struct QueueExportCommand: AsyncParsableCommand {
                 guard let last = page.last else { break }
                 after = last.id
                 for record in page {
-                    do throws(SampleRecord.DecodingFailure) {
-                        let row = ExportRow(record: record, sample: try SampleRecord.sample(from: record))
+                    do throws(SampleRecordCodec.DecodingFailure) {
+                        let row = ExportRow(record: record, sample: try SampleRecordCodec.sample(from: record))
                         StandardOutput.writeLine(format == .csv ? row.csvLine : row.jsonLine)
                     } catch {
                         undecodable += 1

@@ -100,7 +100,7 @@ struct CounterBoard: Sendable {
                 switch outcome {
                 case .delivered: $0.samplesDelivered += 1
                 case .duplicate: $0.samplesDuplicate += 1
-                case .rejected, .held: $0.samplesRejected += 1
+                case .rejected, .forbidden: $0.samplesRejected += 1
                 case .skipped, .retryLater: break
                 }
             }

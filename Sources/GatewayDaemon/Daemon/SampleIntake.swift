@@ -66,7 +66,7 @@ struct SampleIntake: Service {
         records.reserveCapacity(samples.count)
         for sample in samples {
             do {
-                records.append(try SampleRecord.record(for: sample))
+                records.append(try SampleRecordCodec.record(for: sample))
                 kept.append(sample)
             } catch {
                 counters.update { $0.refused(1) }

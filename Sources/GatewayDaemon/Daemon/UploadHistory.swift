@@ -66,7 +66,7 @@ public struct UploadHistory: Sendable {
     static let shortestLine: Int = {
         let empty = UploadAttempt(
             startedAt: Date(timeIntervalSince1970: 0), durationSeconds: 0, samples: 0, delivered: 0, duplicate: 0,
-            rejected: 0, held: 0, skipped: 0, retryLater: 0, error: nil)
+            rejected: 0, forbidden: 0, skipped: 0, retryLater: 0, error: nil)
         return ((try? encoder.encode(empty))?.count ?? 0) + 1
     }()
 

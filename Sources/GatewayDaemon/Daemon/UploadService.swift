@@ -71,8 +71,8 @@ struct UploadService: Service {
         guard !lease.records.isEmpty else { return 0 }
         var pending: [(id: Int64, sample: HeartRateSample)] = []
         for record in lease.records {
-            do throws(SampleRecord.DecodingFailure) {
-                pending.append((record.id, try SampleRecord.sample(from: record)))
+            do throws(SampleRecordCodec.DecodingFailure) {
+                pending.append((record.id, try SampleRecordCodec.sample(from: record)))
             } catch {
                 try await queue.reject([record.id], reason: "\(error.code.rawValue): \(error.message)")
             }
@@ -143,7 +143,7 @@ struct UploadService: Service {
         for (entry, outcome) in zip(samples, outcomes) {
             switch outcome {
             case .delivered, .duplicate, .skipped: settled.append(entry.id)
-            case .rejected(let reason), .held(let reason): refused[reason, default: []].append(entry.id)
+            case .rejected(let reason), .forbidden(let reason): refused[reason, default: []].append(entry.id)
             case .retryLater: again.append(entry)
             }
         }
@@ -189,7 +189,7 @@ extension UploadAttempt {
             startedAt: startedAt, durationSeconds: latency.seconds, samples: outcomes.count,
             delivered: count { $0 == .delivered }, duplicate: count { $0 == .duplicate },
             rejected: count { if case .rejected = $0 { true } else { false } },
-            held: count { if case .held = $0 { true } else { false } },
+            forbidden: count { if case .forbidden = $0 { true } else { false } },
             skipped: count { if case .skipped = $0 { true } else { false } },
             retryLater: count { if case .retryLater = $0 { true } else { false } },
             error: outcomes.lazy.compactMap(\.unsettledReason).first)
@@ -206,7 +206,7 @@ extension Outcome {
     /// Why the sample is not settled yet, if it is not.
     var unsettledReason: String? {
         switch self {
-        case .rejected(let reason), .held(let reason), .retryLater(let reason): reason
+        case .rejected(let reason), .forbidden(let reason), .retryLater(let reason): reason
         case .delivered, .duplicate, .skipped: nil
         }
     }

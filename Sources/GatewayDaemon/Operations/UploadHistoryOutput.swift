@@ -5,18 +5,19 @@ import Foundation
 #endif
 
 /// `status --history`: the upload attempts as a table, or one JSON object per line with the
-/// keys `started_at`, `duration_s`, `samples`, `delivered`, `duplicate`, `rejected`, `held`,
+/// keys `started_at`, `duration_s`, `samples`, `delivered`, `duplicate`, `rejected`, `held`
+/// (refused with 403: the key predates the table's `FORBIDDEN` and stays for scripts),
 /// `skipped`, `retry_later`, `error`. Oldest first, like a log.
 public enum UploadHistoryOutput {
     /// The table's lines.
     public static func table(_ attempts: [UploadAttempt]) -> [String] {
         guard !attempts.isEmpty else { return ["no upload attempts recorded yet"] }
-        var table = TextTable(header: ["STARTED", "DURATION", "SAMPLES", "DELIVERED", "DUPLICATE", "REJECTED", "HELD", "SKIPPED", "RETRY", "ERROR"])
+        var table = TextTable(header: ["STARTED", "DURATION", "SAMPLES", "DELIVERED", "DUPLICATE", "REJECTED", "FORBIDDEN", "SKIPPED", "RETRY", "ERROR"])
         for attempt in attempts {
             table.add([
                 RFC3339Text.format(attempt.startedAt), AgeText.decimalSeconds(attempt.durationSeconds) + " s",
                 String(attempt.samples), String(attempt.delivered), String(attempt.duplicate), String(attempt.rejected),
-                String(attempt.held), String(attempt.skipped), String(attempt.retryLater), attempt.error ?? "-",
+                String(attempt.forbidden), String(attempt.skipped), String(attempt.retryLater), attempt.error ?? "-",
             ])
         }
         return table.lines
@@ -32,7 +33,7 @@ public enum UploadHistoryOutput {
             line.add("delivered", .integer(attempt.delivered))
             line.add("duplicate", .integer(attempt.duplicate))
             line.add("rejected", .integer(attempt.rejected))
-            line.add("held", .integer(attempt.held))
+            line.add("held", .integer(attempt.forbidden))
             line.add("skipped", .integer(attempt.skipped))
             line.add("retry_later", .integer(attempt.retryLater))
             line.add("error", JSONLine.optional(attempt.error))

@@ -18,9 +18,18 @@ public struct UploadAttempt: Codable, Sendable, Equatable {
     var delivered: Int
     var duplicate: Int
     var rejected: Int
-    var held: Int
+    /// Refused with 403 (consent or permission missing).
+    var forbidden: Int
     var skipped: Int
     var retryLater: Int
     /// The first reason a sample was not settled, if any.
     var error: String?
+
+    /// The file's keys: `held` is what earlier builds called the 403 count, kept so their
+    /// history reads back and old and new lines look alike.
+    enum CodingKeys: String, CodingKey {
+        case startedAt, durationSeconds, samples, delivered, duplicate, rejected
+        case forbidden = "held"
+        case skipped, retryLater, error
+    }
 }

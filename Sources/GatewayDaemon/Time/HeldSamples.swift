@@ -50,17 +50,17 @@ public struct HeldSamples {
             var unrepairable: [HeartRateSample] = []
             var undecodable: [Int64] = []
             for record in lease.records {
-                do throws(SampleRecord.DecodingFailure) {
-                    let sample = try SampleRecord.sample(from: record)
+                do throws(SampleRecordCodec.DecodingFailure) {
+                    let sample = try SampleRecordCodec.sample(from: record)
                     if let fixed = ClockRepair.restamp(sample, now: stamp) { repaired.append(fixed) } else { unrepairable.append(sample) }
                 } catch {
                     undecodable.append(record.id)
                 }
             }
-            try await queue.append(contentsOf: repaired.map(SampleRecord.record(for:)))
+            try await queue.append(contentsOf: repaired.map(SampleRecordCodec.record(for:)))
             let unrepairableIDs = try await queue.append(
                 contentsOf: unrepairable.map { sample in
-                    var record = try SampleRecord.record(for: sample)
+                    var record = try SampleRecordCodec.record(for: sample)
                     record.captureTime = stamp.wallClockNanoseconds
                     return record
                 })

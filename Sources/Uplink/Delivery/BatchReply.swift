@@ -56,7 +56,7 @@ enum BatchReply {
         case 200, 201: return .delivered
         case 409: return .duplicate
         case 400, 422: return .rejected(reason: reason)
-        case 403: return .held(reason: reason)
+        case 403: return .forbidden(reason: reason)
         default: return .retryLater(reason: "entry answered \(reason)")
         }
     }

@@ -61,7 +61,7 @@ public final class JHEClient: Sendable {
         var outcomes: [UUID: Outcome] = [:]
         let unbound = samples.filter { $0.patientID == nil && credentials.patientID == nil }
         for sample in unbound {
-            outcomes[sample.id] = .held(reason: "strap \(sample.sensor) is bound to no patient and the enrolment has no default patient")
+            outcomes[sample.id] = .forbidden(reason: "strap \(sample.sensor) is bound to no patient and the enrolment has no default patient")
         }
         let encoder = UploadEncoder(
             configuration: EncoderConfiguration(

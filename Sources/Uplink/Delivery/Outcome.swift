@@ -8,9 +8,10 @@ public enum Outcome: Sendable, Equatable {
     /// Malformed for the server (entry 400/422, or it alone fails a whole batch): dead-letter
     /// it with this reason; retrying will not help.
     case rejected(reason: String)
-    /// Not allowed now (entry 403: consent or permission missing): keep it apart with this
-    /// reason, alert, and retry it on command once consent exists.
-    case held(reason: String)
+    /// Not allowed (entry 403: consent or permission missing): dead-letter it with this reason;
+    /// `queue retry-dead` sends it again once consent exists. Not to be confused with samples
+    /// held for the clock (`held.sqlite`), which never reached the server.
+    case forbidden(reason: String)
     /// Not settled (network, server trouble, 401 after refresh, re-enrolment required, reply
     /// not matching the request): keep it queued and try again later.
     case retryLater(reason: String)
@@ -21,7 +22,7 @@ public enum Outcome: Sendable, Equatable {
     public var isSettled: Bool {
         switch self {
         case .delivered, .duplicate, .skipped: true
-        case .rejected, .held, .retryLater: false
+        case .rejected, .forbidden, .retryLater: false
         }
     }
 
@@ -33,7 +34,7 @@ public enum Outcome: Sendable, Equatable {
         case .duplicate: 1
         case .skipped: 2
         case .rejected: 3
-        case .held: 4
+        case .forbidden: 4
         case .retryLater: 5
         }
     }

@@ -31,7 +31,7 @@ extension Operations {
                 let state = try TemporaryDirectory("doctor")
                 let transport = try CurlTransport()
                 let link = await jhe.issueInvitation()
-                _ = try await Enrollment(transport: transport, store: CredentialsFileStore(directory: state.path)).enroll(invitation: link)
+                _ = try await Enrolment(transport: transport, store: CredentialsFileStore(directory: state.path)).enroll(invitation: link)
                 try SensorBindingStore(directory: state.path).bind(
                     SensorBinding(
                         address: try #require(BluetoothAddress(DoctorTests.strap)), alias: "bed 1",

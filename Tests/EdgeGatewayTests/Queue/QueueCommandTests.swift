@@ -18,7 +18,7 @@ struct QueueCommandTests {
         var configuration = QueueConfiguration()
         configuration.commitInterval = .milliseconds(5)
         let queue = try OfflineQueue(path: directory.file("queue.sqlite"), configuration: configuration)
-        let ids = try await queue.append(contentsOf: (0 ..< count).map { try SampleRecord.record(for: SampleFixtures.sample($0 + 1)) })
+        let ids = try await queue.append(contentsOf: (0 ..< count).map { try SampleRecordCodec.record(for: SampleFixtures.sample($0 + 1)) })
         return (directory, queue, ids)
     }
 
@@ -70,7 +70,7 @@ struct QueueCommandTests {
         let held = try OfflineQueue(
             path: directory.file(HeldSamples.fileName),
             configuration: Gateway.queueSettings(GatewayConfiguration.Queue(), logger: Logger(label: "test"), evictByAge: false))
-        _ = try await held.append(contentsOf: [ours, earlierBoot].map(SampleRecord.record(for:)))
+        _ = try await held.append(contentsOf: [ours, earlierBoot].map(SampleRecordCodec.record(for:)))
 
         let stats = try await GatewayProcess.run(["queue", "stats", "--json", "--state-dir", directory.path])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(stats.standardOutput.utf8)) as? [String: Any])
@@ -83,7 +83,7 @@ struct QueueCommandTests {
         #expect(release.status == 0, "\(release.standardError)")
         #expect(release.standardOutput.hasPrefix("released 2 held sample(s): 1 re-stamped and queued, 1 from an earlier boot to dead letters"))
         #expect(try await held.stats().pending == 0)
-        let queued = try await queue.lease(max: 10).records.map { try SampleRecord.sample(from: $0) }
+        let queued = try await queue.lease(max: 10).records.map { try SampleRecordCodec.sample(from: $0) }
         #expect(queued.map(\.id) == [SampleFixtures.sample(1).id, ours.id])
         let restamped = try #require(queued.last).captured.wallClockNanoseconds
         let expected = system.wallClockNanoseconds - 60_000_000_000
@@ -106,7 +106,7 @@ struct QueueCommandTests {
         #expect(dead.outputLines[0].hasPrefix(#"{"id":\#(ids[0]),"stream":"F0:1D:2E:3C:4B:5A","capture_time_ns":1795000001000000000,"#))
         #expect(
             dead.outputLines[0].hasSuffix(
-                #","version":2,"payload_bytes":\#(try SampleRecord.record(for: SampleFixtures.sample(1)).payload.count),"reason":"HTTP 400: unknown patient"}"#)
+                #","version":2,"payload_bytes":\#(try SampleRecordCodec.record(for: SampleFixtures.sample(1)).payload.count),"reason":"HTTP 400: unknown patient"}"#)
         )
 
         let retry = try await GatewayProcess.run(["queue", "retry-dead", "--reason", "patient", "--state-dir", directory.path])

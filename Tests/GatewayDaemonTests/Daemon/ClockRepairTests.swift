@@ -111,7 +111,7 @@ struct ClockRepairTests {
 
         #expect(try await held.stats().pending == 0)
         let lease = try await queue.lease(max: 10)
-        let moved = try lease.records.map { try SampleRecord.sample(from: $0) }
+        let moved = try lease.records.map { try SampleRecordCodec.sample(from: $0) }
         #expect(moved.map(\.id) == captured.map(\.id))
         for (index, sample) in moved.enumerated() {
             #expect(sample.captured.wallClockNanoseconds == Self.trueStart + Int64(index) * 1_000_000_000)
@@ -139,7 +139,7 @@ struct ClockRepairTests {
         let ours = Self.sample(at: clock.now())
         var foreign = Self.sample(at: clock.now())
         foreign.captured.bootID = UUID()
-        try await held.append(contentsOf: [ours, foreign].map(SampleRecord.record(for:)))
+        try await held.append(contentsOf: [ours, foreign].map(SampleRecordCodec.record(for:)))
         source.advance(seconds: 30)
 
         let holding = ClockRepairService(held: held, queue: queue, clock: clock, counters: DaemonCounters(), logger: Logger(label: "test"))
@@ -149,7 +149,7 @@ struct ClockRepairTests {
         #expect(try await released.releaseIfAllowed() == HeldSamples.Release(repaired: 1, unrepairable: 1, undecodable: 0))
 
         #expect(try await held.stats().pending == 0)
-        let moved = try await queue.lease(max: 10).records.map { try SampleRecord.sample(from: $0) }
+        let moved = try await queue.lease(max: 10).records.map { try SampleRecordCodec.sample(from: $0) }
         #expect(moved.map(\.id) == [ours.id])
         #expect(moved.first?.captured.wallClockNanoseconds == start, "re-stamped against the clock the operator vouches for")
         #expect(try await queue.deadLetters().map { $0.reason.prefix(18) } == ["clock-unrepairable"])

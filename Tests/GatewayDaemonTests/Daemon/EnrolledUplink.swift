@@ -16,7 +16,7 @@ struct EnrolledUplink {
         _ = try await jhe.start()
         let transport = try CurlTransport()
         let store = CredentialsFileStore(directory: directory)
-        _ = try await Enrollment(transport: transport, store: store).enroll(invitation: await jhe.issueInvitation())
+        _ = try await Enrolment(transport: transport, store: store).enroll(invitation: await jhe.issueInvitation())
         let tokens = TokenManager(store: store, transport: transport)
         return EnrolledUplink(
             jhe: jhe, transport: transport, queue: try OfflineQueue(path: directory + "/queue.sqlite"), tokens: tokens,

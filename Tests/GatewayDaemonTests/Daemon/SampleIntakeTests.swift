@@ -33,7 +33,7 @@ struct SampleIntakeTests {
         buffer.close()
         try await intake.run()
 
-        let stored = try await queue.lease(max: 10).records.map { try SampleRecord.sample(from: $0) }
+        let stored = try await queue.lease(max: 10).records.map { try SampleRecordCodec.sample(from: $0) }
         #expect(stored == [longFrame, ordinary])
         #expect(counters.read(\.samplesRefused) == 1)
         await held.close()

@@ -57,7 +57,7 @@ struct UploadOutageTests {
                     wallClockNanoseconds: 1_795_000_000_000_000_000 + Int64(index) * 1_000_000_000,
                     wallClockSynchronized: true, monotonicNanoseconds: UInt64(index + 1) * 1_000_000_000, bootID: UUID()))
         }
-        try await queue.append(contentsOf: samples.map(SampleRecord.record(for:)))
+        try await queue.append(contentsOf: samples.map(SampleRecordCodec.record(for:)))
         let uploader = Task { try await service.run() }
 
         try await waitUntil(timeout: .seconds(120), polling: .milliseconds(50)) { Self.report(counters).currentError != nil }

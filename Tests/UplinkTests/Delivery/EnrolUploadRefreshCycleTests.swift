@@ -49,7 +49,7 @@ struct EnrolUploadRefreshCycleTests {
     func clientCredentials() async throws {
         try await SimulatorHarness.with { harness in
             let key = await harness.simulator.createPractitionerClient()
-            let credentials = try await Enrollment(transport: harness.transport, store: harness.store, now: harness.now)
+            let credentials = try await Enrolment(transport: harness.transport, store: harness.store, now: harness.now)
                 .enroll(clientCredentials: key, baseURL: harness.baseURL, deviceID: "70001")
             #expect(credentials.kind == .clientCredentials && credentials.refreshToken == nil)
             let tokens = harness.tokenManager()
@@ -63,7 +63,7 @@ struct EnrolUploadRefreshCycleTests {
             #expect(await tokens.renewalCount == 1)
             #expect(await harness.simulator.counters.refreshes == 0)
             let unbound = Samples.sample()
-            guard case .held = await client.deliver([unbound])[0] else {
+            guard case .forbidden = await client.deliver([unbound])[0] else {
                 Issue.record("a sample bound to no patient must be held on a clinic gateway")
                 return
             }

@@ -68,7 +68,7 @@ struct ReplyTableTests {
             await harness.simulator.setConsent(false)
             let batch = samples(7, seed: 5)
             for outcome in await client.deliver(batch) {
-                guard case .held(let reason) = outcome else {
+                guard case .forbidden(let reason) = outcome else {
                     Issue.record("\(outcome)")
                     continue
                 }

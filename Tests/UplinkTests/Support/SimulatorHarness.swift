@@ -54,7 +54,7 @@ final class SimulatorHarness: Sendable {
     @discardableResult
     func enroll(deviceID: String? = nil) async throws -> Credentials {
         let link = await simulator.issueInvitation()
-        return try await Enrollment(transport: transport, store: store, now: now).enroll(invitation: link, deviceID: deviceID)
+        return try await Enrolment(transport: transport, store: store, now: now).enroll(invitation: link, deviceID: deviceID)
     }
 
     func tokenManager(store: (any CredentialsPersistence)? = nil) -> TokenManager {

@@ -21,10 +21,10 @@ struct SecretHygieneTests {
                 texts.append(String(describing: outcome))
             }
             do {
-                _ = try await Enrollment(transport: harness.transport, store: harness.store).enroll(invitation: link + "x")
+                _ = try await Enrolment(transport: harness.transport, store: harness.store).enroll(invitation: link + "x")
             } catch { texts.append("\(error)") }
             do {
-                _ = try await Enrollment(transport: harness.transport, store: harness.store)
+                _ = try await Enrolment(transport: harness.transport, store: harness.store)
                     .enroll(clientCredentials: "c2VjcmV0OnNlY3JldA==", baseURL: harness.baseURL, deviceID: nil)
             } catch { texts.append("\(error)") }
 

@@ -21,7 +21,7 @@ struct TLSTrustTests {
         let systemTrustOnly = try CurlTransport(connectTimeout: .seconds(2))
         var refusal: UplinkError?
         do {
-            _ = try await Enrollment(transport: systemTrustOnly, store: store)
+            _ = try await Enrolment(transport: systemTrustOnly, store: store)
                 .enroll(invitation: await simulator.issueInvitation(), baseURL: baseURL)
         } catch {
             refusal = error
@@ -33,7 +33,7 @@ struct TLSTrustTests {
         let withCA = try CurlTransport(caFile: certificates.caPath)
         let outcome: Result<[Outcome], any Error>
         do {
-            _ = try await Enrollment(transport: withCA, store: store)
+            _ = try await Enrolment(transport: withCA, store: store)
                 .enroll(invitation: await simulator.issueInvitation(), baseURL: baseURL)
             let client = JHEClient(tokens: TokenManager(store: store, transport: withCA), transport: withCA)
             outcome = .success(

@@ -1,12 +1,14 @@
 import Logging
 
-/// The one writer of a queue file: every change goes through this actor, which batches appends
-/// into group commits and keeps the in-memory totals and id allocator in step with the file.
+/// The one owner of a queue file's connection: every change and every read goes through this
+/// actor. It batches appends into group commits, leases, acknowledges and dead-letters
+/// (`QueueStore+Consumption.swift`), reports counts, and keeps the in-memory totals and id
+/// allocator in step with the file.
 ///
 /// Writes run synchronously on the actor (SQLite's blocking calls), so no other actor method
 /// can interleave with a half-done commit; the cost is that a commit's `fsync` occupies one
 /// cooperative thread while it runs.
-actor QueueWriter {
+actor QueueStore {
     private struct Waiting {
         let records: [NewRecord]
         let continuation: CheckedContinuation<[Int64], any Error>
@@ -100,7 +102,7 @@ actor QueueWriter {
         return result
     }
 
-    /// Counts and sizes now, all read in one transaction on the writer's connection, so the live
+    /// Counts and sizes now, all read in one transaction on the store's connection, so the live
     /// totals (kept in memory, recounted only after another process changed the file) and the
     /// lease counts describe the same moment without counting the whole backlog.
     func stats(now: Int64) throws -> QueueStats {

@@ -11,7 +11,7 @@ import Foundation
 /// Gets a gateway its credentials (contract §2): a patient invitation redeemed and exchanged
 /// with PKCE, or a practitioner's client-credentials key; then finds the patient and the data
 /// source, and stores everything with `CredentialsPersistence` before returning.
-public struct Enrollment: Sendable {
+public struct Enrolment: Sendable {
     private let transport: any HTTPTransport
     private let store: any CredentialsPersistence
     private let timeout: Duration

@@ -8,7 +8,7 @@ import Testing
 struct InvitationRedeemTests {
     func enrollError(_ harness: SimulatorHarness, _ link: String) async -> UplinkError.Code? {
         do {
-            _ = try await Enrollment(transport: harness.transport, store: harness.store).enroll(invitation: link)
+            _ = try await Enrolment(transport: harness.transport, store: harness.store).enroll(invitation: link)
             return nil
         } catch {
             return error.code
@@ -38,7 +38,7 @@ struct InvitationRedeemTests {
         try await SimulatorHarness.with { harness in
             let link = String(await harness.simulator.issueInvitation().dropLast(5))
             do throws(UplinkError) {
-                _ = try await Enrollment(transport: harness.transport, store: harness.store).enroll(invitation: link)
+                _ = try await Enrolment(transport: harness.transport, store: harness.store).enroll(invitation: link)
                 Issue.record("a truncated link enrolled")
             } catch {
                 #expect(error.code == .invitationNotFound)

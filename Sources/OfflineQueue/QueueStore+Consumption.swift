@@ -1,5 +1,5 @@
-/// The consumer side of the writer: leases, acknowledgements and the dead-letter table.
-extension QueueWriter {
+/// The consumer side of the store: leases, acknowledgements and the dead-letter table.
+extension QueueStore {
     /// Drops lapsed leases, then leases up to `max` unleased records from the front of the
     /// table (id order) by writing one small `leases` row each.
     func lease(max limit: Int) throws -> Lease {

@@ -12,7 +12,7 @@ import OfflineQueue
 /// about 70 bytes). Version 1, the sample's JSON (about 320 bytes), is what earlier builds
 /// wrote; queues holding it exist in the field, so it is still read. The daemon writes records
 /// through here and every reader decodes them through here.
-public enum SampleRecord {
+public enum SampleRecordCodec {
     /// Version 1: the sample's own JSON (`HeartRateSample`'s Codable form). Read only.
     static let jsonVersion = 1
     /// Version 2: `HeartRateSample.binaryEncoded()`.
