@@ -106,7 +106,8 @@ struct QueueCommandTests {
         #expect(dead.outputLines[0].hasPrefix(#"{"id":\#(ids[0]),"stream":"F0:1D:2E:3C:4B:5A","capture_time_ns":1795000001000000000,"#))
         #expect(
             dead.outputLines[0].hasSuffix(
-                #","version":2,"payload_bytes":\#(try SampleRecordCodec.record(for: SampleFixtures.sample(1)).payload.count),"reason":"HTTP 400: unknown patient"}"#)
+                #","version":2,"payload_bytes":\#(try SampleRecordCodec.record(for: SampleFixtures.sample(1)).payload.count),"reason":"HTTP 400: unknown patient"}"#
+            )
         )
 
         let retry = try await GatewayProcess.run(["queue", "retry-dead", "--reason", "patient", "--state-dir", directory.path])
