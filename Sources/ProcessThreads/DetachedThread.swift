@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 /// A POSIX thread that runs one closure and is never joined. The gateway keeps its blocking
-/// work (the D-Bus loop, libcurl's transfers, the metrics socket) on threads of its own so it
+/// work (the D-Bus loop, libcurl's transfers) on threads of its own so it
 /// never blocks Swift's cooperative pool, and each such thread sleeps in the kernel until its
 /// descriptors have work: no timer, no polling.
 public enum DetachedThread {

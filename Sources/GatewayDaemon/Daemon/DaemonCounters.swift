@@ -15,11 +15,21 @@ final class DaemonCounters: Sendable {
     /// Raised by every update, so the status report is rewritten when (and only when) a figure
     /// may have moved.
     let changes = ChangeSignal()
+    /// The Prometheus registry `/metrics` is served from, brought up to date from the board at
+    /// each scrape; only upload latencies are recorded into it as they happen.
+    let metrics = PrometheusMetrics()
 
     /// Changes the board.
     func update(_ change: (inout CounterBoard) -> Void) {
         board.withLock { change(&$0) }
         changes.raise()
+    }
+
+    /// The outcome of one upload round: counts on the board, its duration in the metrics'
+    /// latency histogram.
+    func uploaded(_ settled: [(sensor: BluetoothAddress, outcome: Outcome)], latency: Duration, at time: Date) {
+        metrics.observeUploadLatency(latency.seconds)
+        update { $0.uploaded(settled, at: time) }
     }
 
     /// Reads the board.
@@ -33,7 +43,6 @@ final class DaemonCounters: Sendable {
 struct CounterBoard: Sendable {
     private var sensors: [BluetoothAddress: GatewayStatusReport.SensorStatus] = [:]
     private var uplink = GatewayStatusReport.UplinkStatus(tokenRefreshes: 0)
-    var uploadLatency = LatencyHistogram()
     /// Samples held until the clock synchronises (set by clock repair).
     var samplesAwaitingClock = 0
     /// Samples the intake could not make durable (buffer full while the disk failed).
@@ -94,7 +103,7 @@ struct CounterBoard: Sendable {
     }
 
     /// The outcome of one upload round, per sample.
-    mutating func uploaded(_ settled: [(sensor: BluetoothAddress, outcome: Outcome)], latency: Duration, at time: Date) {
+    mutating func uploaded(_ settled: [(sensor: BluetoothAddress, outcome: Outcome)], at time: Date) {
         for (sensor, outcome) in settled {
             update(sensor) {
                 switch outcome {
@@ -105,7 +114,6 @@ struct CounterBoard: Sendable {
                 }
             }
         }
-        uploadLatency.observe(latency.seconds)
         let failure = settled.lazy.compactMap { pair -> String? in
             if case .retryLater(let reason) = pair.outcome { return reason }
             return nil

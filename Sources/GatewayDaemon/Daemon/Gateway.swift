@@ -123,10 +123,10 @@ public struct Gateway {
         return MetricsServer(address: address, logger: logger) {
             do {
                 let stats = try await queue.stats()
-                let (report, latency) = counters.read {
-                    ($0.report(name: name, startedAt: started, refreshSeconds: 0, clockSynchronized: CaptureClock.isSynchronized), $0.uploadLatency)
+                let report = counters.read {
+                    $0.report(name: name, startedAt: started, refreshSeconds: 0, clockSynchronized: CaptureClock.isSynchronized)
                 }
-                return PrometheusExposition.render(report: report, queue: stats, uploadLatency: latency)
+                return counters.metrics.render(report: report, queue: stats)
             } catch {
                 return "# edge-gateway: the queue could not be read: \(error)\n"
             }

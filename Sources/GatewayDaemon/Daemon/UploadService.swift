@@ -157,7 +157,7 @@ struct UploadService: Service {
                 ])
         }
         let perSample = zip(samples, outcomes).map { ($0.sample.sensor, $1) }
-        counters.update { $0.uploaded(perSample, latency: latency, at: Date()) }
+        counters.uploaded(perSample, latency: latency, at: Date())
         onAttempt(UploadAttempt(outcomes: outcomes, startedAt: startedAt, latency: latency))
         if Task.isCancelledOrShuttingDown {
             logger.debug("upload round abandoned for shutdown; its samples stay queued", metadata: ["samples": "\(again.count)"])

@@ -34,7 +34,7 @@ struct MetricsExchange {
         } else if parts[0] != "GET" && parts[0] != "HEAD" {
             reply(405, "Method Not Allowed", "/metrics answers GET\n", extraHeaders: "Allow: GET, HEAD\r\n")
         } else {
-            reply(200, "OK", Self.wait(for: render), contentType: PrometheusExposition.contentType, withBody: parts[0] == "GET")
+            reply(200, "OK", Self.wait(for: render), contentType: PrometheusMetrics.contentType, withBody: parts[0] == "GET")
         }
     }
 

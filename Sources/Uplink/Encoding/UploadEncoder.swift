@@ -29,7 +29,7 @@ public struct UploadEncoder: Sendable {
 
     /// Encodes samples in order. Unless the options keep them, samples whose strap reported no
     /// skin contact are left out and listed in `noContactSampleIDs`.
-    public func encode(_ samples: [HeartRateSample]) throws -> EncodedUpload {
+    public func encode(_ samples: [HeartRateSample]) throws(UplinkError) -> EncodedUpload {
         let drop = configuration.options.dropNoContact
         let readings = samples.filter { !drop || $0.measurement.contact != .notDetected }
         let noContact = drop ? samples.filter { $0.measurement.contact == .notDetected }.map(\.id) : []
@@ -56,7 +56,7 @@ public struct UploadEncoder: Sendable {
         return Data(json.bytes)
     }
 
-    private func heartRateItem(_ sample: HeartRateSample) throws -> EncodedUpload.Item {
+    private func heartRateItem(_ sample: HeartRateSample) throws(UplinkError) -> EncodedUpload.Item {
         let time = RFC3339.format(nanosecondsSince1970: sample.captured.wallClockNanoseconds)
         let point = OMHDataPoint(
             header: header(uuid: sample.id, schema: .heartRate, created: time, sensor: sample.sensor),
@@ -67,11 +67,12 @@ public struct UploadEncoder: Sendable {
         return EncodedUpload.Item(observation: observation, sampleIDs: [sample.id])
     }
 
-    private func windowItems(_ window: HeartRateWindow) throws -> [EncodedUpload.Item] {
+    private func windowItems(_ window: HeartRateWindow) throws(UplinkError) -> [EncodedUpload.Item] {
         let start = RFC3339.format(nanosecondsSince1970: window.startNanoseconds)
         let end = RFC3339.format(nanosecondsSince1970: window.endNanoseconds)
         let created = RFC3339.format(nanosecondsSince1970: window.lastCaptureNanoseconds)
-        return try window.statistics.map { statistic, bpm in
+        var items: [EncodedUpload.Item] = []
+        for (statistic, bpm) in window.statistics {
             let uuid = NameBasedUUID.make("heart-rate-window/\(statistic)/" + window.memberKey)
             let point = OMHDataPoint(
                 header: header(uuid: uuid, schema: .heartRate, created: created, sensor: window.sensor),
@@ -80,11 +81,12 @@ public struct UploadEncoder: Sendable {
             let observation = try makeObservation(
                 point, uuid: uuid, schema: .heartRate, display: "Heart rate (\(statistic))",
                 patient: window.patientID, effective: start)
-            return EncodedUpload.Item(observation: observation, sampleIDs: window.sampleIDs)
+            items.append(EncodedUpload.Item(observation: observation, sampleIDs: window.sampleIDs))
         }
+        return items
     }
 
-    private func rrIntervalItems(_ sample: HeartRateSample) throws -> [EncodedUpload.Item] {
+    private func rrIntervalItems(_ sample: HeartRateSample) throws(UplinkError) -> [EncodedUpload.Item] {
         let intervals = sample.measurement.rrIntervals
         var endNanoseconds = sample.captured.wallClockNanoseconds
         var items: [EncodedUpload.Item] = []
@@ -116,7 +118,7 @@ public struct UploadEncoder: Sendable {
     private func makeObservation<Body: JSONWritable>(
         _ point: OMHDataPoint<Body>, uuid: UUID, schema: OMHSchemaID, display: String,
         patient: String?, effective: String
-    ) throws -> FHIRObservation {
+    ) throws(UplinkError) -> FHIRObservation {
         var json = JSONBytes(asciiOnly: true)
         try point.write(to: &json)
         return FHIRObservation(

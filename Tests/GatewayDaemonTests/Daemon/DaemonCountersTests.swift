@@ -22,7 +22,7 @@ struct DaemonCountersTests {
         #expect(Self.report(counters).sensors.map(\.address) == [Self.strap.description])
         counters.update { $0.untrack(Self.strap) }
         counters.update { $0.record(.stateChanged(Self.strap, .waiting("stopped"))) }
-        counters.update { $0.uploaded([(Self.strap, .delivered)], latency: .milliseconds(5), at: Date()) }
+        counters.uploaded([(Self.strap, .delivered)], latency: .milliseconds(5), at: Date())
         #expect(Self.report(counters).sensors.isEmpty)
         #expect(Self.report(counters).uplink.lastSuccessAt != nil, "the upload itself still counts for the uplink")
     }

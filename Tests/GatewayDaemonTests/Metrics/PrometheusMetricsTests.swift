@@ -6,8 +6,8 @@ import Testing
 
 extension Operations {
     /// The exposition text, parsed back line by line.
-    @Suite("Operations: Prometheus exposition")
-    struct PrometheusExpositionTests {
+    @Suite("Operations: Prometheus metrics")
+    struct PrometheusMetricsTests {
         /// One sample line: name, labels, value.
         struct Sample: Equatable {
             let name: String
@@ -85,9 +85,9 @@ extension Operations {
             let queue = QueueStats(
                 pending: 12, leased: 3, dead: 1, evicted: 7, evictedByStream: ["F0:1D:2E:3C:00:01": 7, "odd \"stream\"\nname\\": 2],
                 oldestPendingAgeNanoseconds: 5_000_000_000, databaseBytes: 65536, unflushed: 0, storageFault: nil)
-            var latency = LatencyHistogram()
-            for seconds in [0.07, 1.5, 100] { latency.observe(seconds) }
-            let (samples, types) = try Self.parse(PrometheusExposition.render(report: report, queue: queue, uploadLatency: latency))
+            let metrics = PrometheusMetrics()
+            for seconds in [0.07, 1.5, 100] { metrics.observeUploadLatency(seconds) }
+            let (samples, types) = try Self.parse(metrics.render(report: report, queue: queue))
 
             let first = ["sensor": "F0:1D:2E:3C:00:01"]
             let second = ["sensor": "F0:1D:2E:3C:00:02"]
@@ -104,10 +104,10 @@ extension Operations {
             #expect(Self.value(samples, "edge_gateway_samples_evicted_total", second) == "0")
             #expect(Self.value(samples, "edge_gateway_samples_evicted_total", ["sensor": "odd \"stream\"\nname\\"]) == "2")
             #expect(types["edge_gateway_queue_records"] == "gauge")
-            #expect(Self.value(samples, "edge_gateway_queue_records", ["state": "pending"]) == "12")
-            #expect(Self.value(samples, "edge_gateway_queue_records", ["state": "leased"]) == "3")
-            #expect(Self.value(samples, "edge_gateway_queue_records", ["state": "dead"]) == "1")
-            #expect(Self.value(samples, "edge_gateway_queue_db_bytes") == "65536")
+            #expect(Self.value(samples, "edge_gateway_queue_records", ["state": "pending"]) == "12.0")
+            #expect(Self.value(samples, "edge_gateway_queue_records", ["state": "leased"]) == "3.0")
+            #expect(Self.value(samples, "edge_gateway_queue_records", ["state": "dead"]) == "1.0")
+            #expect(Self.value(samples, "edge_gateway_queue_db_bytes") == "65536.0")
             #expect(types["edge_gateway_upload_latency_seconds"] == "histogram")
             let buckets = samples.filter { $0.name == "edge_gateway_upload_latency_seconds_bucket" }.map { ($0.labels["le"]!, $0.value) }
             #expect(buckets.map(\.0) == ["0.05", "0.1", "0.25", "0.5", "1.0", "2.5", "5.0", "10.0", "30.0", "60.0", "+Inf"])
@@ -117,26 +117,42 @@ extension Operations {
             #expect(abs(sum - 101.57) < 1e-9)
             #expect(Self.value(samples, "edge_gateway_upload_latency_seconds_count") == "3")
             #expect(Self.value(samples, "edge_gateway_token_refreshes_total") == "2")
-            #expect(Self.value(samples, "edge_gateway_clock_synchronized") == "1")
-            #expect(Self.value(samples, "edge_gateway_samples_awaiting_clock") == "0")
+            #expect(Self.value(samples, "edge_gateway_clock_synchronized") == "1.0")
+            #expect(Self.value(samples, "edge_gateway_samples_awaiting_clock") == "0.0")
         }
 
-        @Test("escapes label values and help text as the format requires")
-        func escaping() {
-            #expect(PrometheusExposition.escapedLabel("a\\b\"c\nd") == #"a\\b\"c\nd"#)
-            #expect(PrometheusExposition.escapedHelp("a\\b\"c\nd") == #"a\\b"c\nd"#)
-            #expect(PrometheusExposition.number(.infinity) == "+Inf")
+        @Test("a second scrape advances each counter by the increase only, keeps a counter whose source fell, and sets gauges anew")
+        func secondScrape() throws {
+            let metrics = PrometheusMetrics()
+            let strap = ["sensor": "F0:1D:2E:3C:00:01"]
+            func scrape(received: Int, pending: Int, evicted: Int) throws -> [Sample] {
+                let report = StatusReportFixtures.report(sensors: [StatusReportFixtures.sensor("F0:1D:2E:3C:00:01", received: received)])
+                let queue = QueueStats(
+                    pending: pending, leased: 0, dead: 0, evicted: evicted, evictedByStream: ["F0:1D:2E:3C:00:01": evicted],
+                    oldestPendingAgeNanoseconds: nil, databaseBytes: 0, unflushed: 0, storageFault: nil)
+                return try Self.parse(metrics.render(report: report, queue: queue)).samples
+            }
+            _ = try scrape(received: 100, pending: 12, evicted: 7)
+            let second = try scrape(received: 130, pending: 2, evicted: 3)
+            #expect(Self.value(second, "edge_gateway_samples_received_total", strap) == "130")
+            #expect(Self.value(second, "edge_gateway_queue_records", ["state": "pending"]) == "2.0")
+            #expect(Self.value(second, "edge_gateway_samples_evicted_total", strap) == "7")
+            let third = try scrape(received: 130, pending: 2, evicted: 9)
+            #expect(Self.value(third, "edge_gateway_samples_evicted_total", strap) == "9")
         }
 
-        @Test("the histogram counts a value on a bound into that bucket, and negative or NaN latencies as zero")
-        func histogramBounds() {
-            var histogram = LatencyHistogram()
-            histogram.observe(0.05)
-            histogram.observe(-1)
-            histogram.observe(.nan)
-            #expect(histogram.cumulativeBuckets.first?.count == 3)
-            #expect(histogram.sum == 0.05)
-            #expect(histogram.count == 3)
+        @Test("a label value from a hostile queue file is escaped, and a latency on a bound, negative or NaN lands in the first bucket")
+        func escapingAndBounds() throws {
+            let metrics = PrometheusMetrics()
+            for seconds in [0.05, -1, .nan] { metrics.observeUploadLatency(seconds) }
+            let queue = QueueStats(
+                pending: 0, leased: 0, dead: 0, evicted: 1, evictedByStream: ["a\\b\"c\nd": 1],
+                oldestPendingAgeNanoseconds: nil, databaseBytes: 0, unflushed: 0, storageFault: nil)
+            let text = metrics.render(report: StatusReportFixtures.report(sensors: []), queue: queue)
+            #expect(text.contains(#"edge_gateway_samples_evicted_total{sensor="a\\b\"c\nd"} 1"#))
+            let (samples, _) = try Self.parse(text)
+            #expect(Self.value(samples, "edge_gateway_upload_latency_seconds_bucket", ["le": "0.05"]) == "3")
+            #expect(Self.value(samples, "edge_gateway_upload_latency_seconds_sum") == "0.05")
         }
     }
 }
