@@ -14,7 +14,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     ],
     targets: [
-        .executableTarget(name: "withprom", dependencies: [.product(name: "Prometheus", package: "swift-prometheus"), .product(name: "Metrics", package: "swift-metrics")]),
-        .executableTarget(name: "without"),
+        .target(name: "Measurement"),
+        .executableTarget(
+            name: "withprom",
+            dependencies: ["Measurement", .product(name: "Prometheus", package: "swift-prometheus"), .product(name: "Metrics", package: "swift-metrics")]
+        ),
+        .executableTarget(name: "without", dependencies: ["Measurement"]),
     ]
 )
