@@ -27,56 +27,8 @@ power_off() {
 }
 trap power_off EXIT
 
-stamp() { date -u +%H:%M:%S.%N | cut -c1-12; }
-log() { echo "[$(stamp)] $*"; }
-
-# Waits up to $1 seconds for the command after it to succeed.
-wait_for() {
-    local seconds=$1; shift
-    local deadline=$((SECONDS + seconds))
-    until "$@" >/dev/null 2>&1; do
-        ((SECONDS < deadline)) || return 1
-        sleep 0.5
-    done
-}
-
-# Runs step NAME (a shell function), recording its output, exit status and duration.
-step() {
-    local name=$1; shift
-    local started=$SECONDS
-    log "step $name: start"
-    "$@" > "/out/$name.out" 2> "/out/$name.err"
-    local rc=$?
-    echo "$rc" > "/out/$name.rc"
-    echo "$((SECONDS - started))" > "/out/$name.seconds"
-    log "step $name: exit $rc after $((SECONDS - started)) s"
-    return $rc
-}
-
-# Runs the command after the first two arguments up to EGW_MAX_ATTEMPTS times; each failed
-# attempt is a retry of step $1, recorded with reason $2.
-retrying() {
-    local name=$1 what=$2; shift 2
-    local attempt
-    for ((attempt = 1; attempt <= EGW_MAX_ATTEMPTS; attempt++)); do
-        "$@" && return 0
-        log "retry: $name attempt $attempt failed ($what)"
-        echo "$name attempt $attempt: $what" >> /out/retries
-    done
-    return 1
-}
-
-adapter_property() {
-    busctl get-property org.bluez "/org/bluez/$1" org.bluez.Adapter1 "$2" 2>/dev/null
-}
-
-# Powers adapter $1 through bluetoothd (the controller reset happens here) and waits for it.
-power_on() {
-    timeout 60 busctl --timeout=50 set-property org.bluez "/org/bluez/$1" org.bluez.Adapter1 Powered b true \
-        && wait_for 30 adapter_powered "$1"
-}
-
-adapter_powered() { test "$(adapter_property "$1" Powered)" = "b true"; }
+# shellcheck source=../vm/guest-lib.sh
+. "$(dirname "$0")/../vm/guest-lib.sh"
 
 # (Re)starts btvirt and waits for bluetoothd to register both virtual controllers. Under load
 # a controller's HCI Reset times out during the kernel's setup ("hci0: Opcode 0x0c03 failed:
@@ -90,10 +42,6 @@ start_controllers() {
     btvirt -l2 -L >> /out/btvirt.log 2>&1 &
     BTVIRT_PID=$!
     wait_for 60 adapter_property hci0 Address && wait_for 30 adapter_property hci1 Address
-}
-
-bluez_on_bus() {
-    busctl call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus GetNameOwner s org.bluez
 }
 
 power_adapters() {
@@ -139,20 +87,6 @@ start_stack() {
     dbus-monitor --system > /out/dbus-monitor.log 2>&1 &
     log "controllers up; peripheral address $(cat /out/peripheral-address)"
 }
-
-# The peripheral, starting the script at line $1 (further arguments: its options, e.g. --loop);
-# its JSON lines go to /out/peripheral.jsonl.
-start_peripheral() {
-    local start=$1; shift
-    local ready_lines=$(($(grep -c '"ready"' /out/peripheral.jsonl 2>/dev/null) + 1))
-    "$EGW_BIN/edge-gateway-peripheral" --adapter hci1 --frames "$EGW_FRAMES" --start-index "$start" "$@" \
-        --interval-ms "$EGW_INTERVAL_MS" >> /out/peripheral.jsonl 2>> /out/peripheral-stderr.log &
-    PERIPHERAL_PID=$!
-    wait_for 120 peripheral_ready "$ready_lines"
-}
-
-# Whether the peripheral has said "ready" at least $1 times (once per start).
-peripheral_ready() { test "$(grep -c '"ready"' /out/peripheral.jsonl)" -ge "$1"; }
 
 # bluetoothd's whole object tree, as JSON, into /out/objects-$1.json: what the simulator's
 # objects are compared with (README, "Real BlueZ test tier").

@@ -1,7 +1,7 @@
 #!/bin/busybox sh
-# Stage 1 of the test-bluez guest (runs from the initramfs run.sh builds): loads the modules
+# Stage 1 of a VM-tier guest (runs from the initramfs scripts/vm/guest-vm.sh builds): loads the modules
 # the 9p root needs, mounts the host's root read-only with a tmpfs overlay on top, and hands
-# over to guest-init.sh on that root (its path comes from the kernel command line, egw_init=).
+# over to the tier's guest script on that root (its path comes from the kernel command line, egw_init=).
 /bin/busybox --install -s /bin
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys

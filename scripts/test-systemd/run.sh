@@ -1,0 +1,73 @@
+#!/bin/bash
+# make test-systemd: the .deb under a real systemd. Boots Debian's kernel under qemu on the
+# host's root (scripts/vm), where guest-boot.sh hands PID 1 to systemd and guest-test.sh runs
+# as a unit once the system is up: dpkg -i of the package built from EGW_BIN/edge-gateway, the
+# real bluetoothd with two btvirt controllers, pair, enrol against the lab's JHE stand-in on the
+# guest's loopback, and the service started, killed and stopped by systemd. Every step must
+# exit 0; on failure the logs are printed and the work directory is kept.
+#
+# Environment: EGW_BIN (edge-gateway as shipped, edge-gateway-lab, edge-gateway-peripheral;
+# default: a static release build in .build-release), EGW_VM_TIMEOUT (seconds for the guest,
+# default 1800), EGW_KEEP (keep the work directory).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+repo=$(pwd)
+here=$repo/scripts/test-systemd
+started=$SECONDS
+
+say() { echo "test-systemd: $*"; }
+
+# shellcheck source=../vm/guest-vm.sh
+. "$repo/scripts/vm/guest-vm.sh"
+ensure_packages qemu-system-x86 linux-image-amd64 bluez bluez-test-tools busybox-static kmod dbus-daemon \
+    systemd dbus dpkg-dev
+say "packages ready after $((SECONDS - started)) s"
+kernel_version=$(guest_kernel)
+
+if [[ -z ${EGW_BIN:-} ]]; then
+    for product in edge-gateway edge-gateway-lab edge-gateway-peripheral; do
+        swift build -c release --static-swift-stdlib --scratch-path .build-release --product "$product"
+    done
+    EGW_BIN=$(swift build -c release --static-swift-stdlib --scratch-path .build-release --show-bin-path)
+fi
+EGW_BIN=$(realpath "$EGW_BIN")
+
+work=$(mktemp -d /tmp/test-systemd.XXXXXX)
+cleanup() { if [[ -n ${EGW_KEEP:-} ]]; then say "kept $work"; else rm -rf "$work"; fi; }
+trap cleanup EXIT
+
+out=$work/out
+mkdir -p "$out/deb"
+scripts/build-deb.sh --binary "$EGW_BIN/edge-gateway" --output "$out/deb" > "$work/build-deb.log"
+say "package $(basename "$out"/deb/*.deb), binaries from $EGW_BIN, ready after $((SECONDS - started)) s"
+build_initramfs "$kernel_version" "$work/initrd.gz"
+cat > "$out/env" <<ENV
+EGW_BIN=$EGW_BIN
+EGW_FRAMES=$repo/scripts/test-bluez/frames.txt
+EGW_MAX_ATTEMPTS=${EGW_MAX_ATTEMPTS:-5}
+EGW_INTERVAL_MS=${EGW_INTERVAL_MS:-500}
+ENV
+
+say "booting $kernel_version under qemu (TCG) with systemd as PID 1"
+boot_started=$SECONDS
+boot_guest "$kernel_version" "$work/initrd.gz" "$here/guest-boot.sh" "$out" "${EGW_VM_TIMEOUT:-1800}"
+say "guest ran for $((SECONDS - boot_started)) s"
+
+status=0
+steps=(pid1 stack install configure enrol pair service kill9 stop security)
+for name in "${steps[@]}"; do
+    rc=$(cat "$out/$name.rc" 2>/dev/null || echo "not run")
+    printf 'test-systemd: %-9s %s\n' "$name" "$([[ $rc == 0 ]] && echo "ok: $(tail -n 1 "$out/$name.out")" || echo "FAILED ($rc)")"
+    [[ $rc == 0 ]] || status=1
+done
+if ((status)); then
+    for log in guest.log console.log; do
+        [[ -f $out/$log ]] && { echo "---- $log (last 60 lines)"; tail -n 60 "$out/$log"; }
+    done
+    for name in "${steps[@]}"; do
+        [[ -s $out/$name.err ]] && { echo "---- $name.err (last 20 lines)"; tail -n 20 "$out/$name.err"; }
+    done
+    EGW_KEEP=1
+fi
+say "total $((SECONDS - started)) s"
+exit "$status"

@@ -1,0 +1,73 @@
+# Shell helpers for the VM tiers' guest scripts (scripts/test-bluez/guest-init.sh,
+# scripts/test-systemd/guest-test.sh): logging, waiting on a condition, recorded steps and the
+# adapters as bluetoothd shows them. Steps write NAME.out, NAME.err, NAME.rc and NAME.seconds
+# into /out, the 9p share the host reads afterwards. EGW_MAX_ATTEMPTS comes from /out/env.
+
+stamp() { date -u +%H:%M:%S.%N | cut -c1-12; }
+log() { echo "[$(stamp)] $*"; }
+
+# Waits up to $1 seconds for the command after it to succeed.
+wait_for() {
+    local seconds=$1; shift
+    local deadline=$((SECONDS + seconds))
+    until "$@" >/dev/null 2>&1; do
+        ((SECONDS < deadline)) || return 1
+        sleep 0.5
+    done
+}
+
+# Runs step NAME (a shell function), recording its output, exit status and duration.
+step() {
+    local name=$1; shift
+    local started=$SECONDS
+    log "step $name: start"
+    "$@" > "/out/$name.out" 2> "/out/$name.err"
+    local rc=$?
+    echo "$rc" > "/out/$name.rc"
+    echo "$((SECONDS - started))" > "/out/$name.seconds"
+    log "step $name: exit $rc after $((SECONDS - started)) s"
+    return $rc
+}
+
+# Runs the command after the first two arguments up to EGW_MAX_ATTEMPTS times; each failed
+# attempt is a retry of step $1, recorded with reason $2.
+retrying() {
+    local name=$1 what=$2; shift 2
+    local attempt
+    for ((attempt = 1; attempt <= EGW_MAX_ATTEMPTS; attempt++)); do
+        "$@" && return 0
+        log "retry: $name attempt $attempt failed ($what)"
+        echo "$name attempt $attempt: $what" >> /out/retries
+    done
+    return 1
+}
+
+adapter_property() {
+    busctl get-property org.bluez "/org/bluez/$1" org.bluez.Adapter1 "$2" 2>/dev/null
+}
+
+# Powers adapter $1 through bluetoothd (the controller reset happens here) and waits for it.
+power_on() {
+    timeout 60 busctl --timeout=50 set-property org.bluez "/org/bluez/$1" org.bluez.Adapter1 Powered b true \
+        && wait_for 30 adapter_powered "$1"
+}
+
+adapter_powered() { test "$(adapter_property "$1" Powered)" = "b true"; }
+
+bluez_on_bus() {
+    busctl call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus GetNameOwner s org.bluez
+}
+
+# The peripheral, starting the script at line $1 (further arguments: its options, e.g. --loop);
+# its JSON lines go to /out/peripheral.jsonl.
+start_peripheral() {
+    local start=$1; shift
+    local ready_lines=$(($(grep -c '"ready"' /out/peripheral.jsonl 2>/dev/null) + 1))
+    "$EGW_BIN/edge-gateway-peripheral" --adapter hci1 --frames "$EGW_FRAMES" --start-index "$start" "$@" \
+        --interval-ms "$EGW_INTERVAL_MS" >> /out/peripheral.jsonl 2>> /out/peripheral-stderr.log &
+    PERIPHERAL_PID=$!
+    wait_for 120 peripheral_ready "$ready_lines"
+}
+
+# Whether the peripheral has said "ready" at least $1 times (once per start).
+peripheral_ready() { test "$(grep -c '"ready"' /out/peripheral.jsonl)" -ge "$1"; }

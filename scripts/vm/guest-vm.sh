@@ -1,0 +1,63 @@
+# Shared by the VM tiers (scripts/test-bluez, scripts/test-systemd): Debian's kernel under qemu
+# (software emulation) on the host's root, mounted read-only over 9p with a tmpfs overlay on
+# top. Source it, then call the functions; `set -euo pipefail` is the caller's.
+
+# The newest Debian amd64 kernel installed, or a message and failure.
+guest_kernel() {
+    local version
+    version=$(cd /lib/modules && ls -d *-amd64 2>/dev/null | sort -V | tail -1)
+    [[ -n $version && -f /boot/vmlinuz-$version ]] || { echo "no Debian amd64 kernel in /boot" >&2; return 1; }
+    echo "$version"
+}
+
+# Installs the Debian packages in "$@" that are missing.
+ensure_packages() {
+    local missing=() package
+    for package in "$@"; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+    done
+    if ((${#missing[@]})); then
+        echo "installing ${missing[*]}"
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    fi
+}
+
+# Writes the initramfs for kernel $1 to $2: static busybox, the modules a 9p + overlay root
+# needs (dependencies first) and the stage-1 init (scripts/vm/initramfs-init.sh).
+build_initramfs() {
+    local version=$1 output=$2
+    local initramfs
+    initramfs=$(mktemp -d)
+    mkdir -p "$initramfs"/{bin,dev,proc,sys,modules}
+    cp /bin/busybox "$initramfs/bin/busybox"
+    cp "$(dirname "${BASH_SOURCE[0]}")/initramfs-init.sh" "$initramfs/init"
+    # modprobe --show-depends lists each module's dependencies first, as insmod lines.
+    for module in virtio_pci 9pnet_virtio 9p overlay; do
+        modprobe -S "$version" --show-depends "$module"
+    done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }' | while read -r file; do
+        name=$(basename "$file"); name=${name%%.ko*}
+        case $file in
+            *.ko) cp "$file" "$initramfs/modules/$name.ko" ;;
+            *.ko.xz) xz -dc "$file" > "$initramfs/modules/$name.ko" ;;
+            *.ko.zst) zstd -qdc "$file" > "$initramfs/modules/$name.ko" ;;
+        esac
+        echo "$name" >> "$initramfs/modules.order"
+    done
+    (cd "$initramfs" && find . | cpio -o -H newc --quiet | gzip -1) > "$output"
+    rm -rf "$initramfs"
+}
+
+# Boots kernel $1 with initramfs $2 and hands over to the script $3 on the overlay root, with
+# the directory $4 shared as 9p tag "out"; the console goes to $4/console.log. Returns when the
+# guest powers off, or after $5 seconds (qemu is then killed).
+boot_guest() {
+    local version=$1 initrd=$2 init=$3 out=$4 limit=$5
+    timeout "$limit" qemu-system-x86_64 \
+        -accel tcg -machine q35 -cpu max -smp 2 -m 1536 \
+        -nodefaults -nographic -no-reboot -monitor none -serial "file:$out/console.log" \
+        -kernel "/boot/vmlinuz-$version" -initrd "$initrd" \
+        -append "console=ttyS0 panic=-1 loglevel=4 no_timer_check egw_init=$init" \
+        -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
+        -virtfs "local,path=$out,mount_tag=out,security_model=none,multidevs=remap" || true
+}
