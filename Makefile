@@ -5,7 +5,7 @@ SWIFT        ?= swift
 FUZZ_SECONDS ?= 600
 FUZZ_CORPUS  ?= .build-fuzz/corpus
 
-.PHONY: all deps pydeps build format lint test test-jhe test-bluez soak soak-queue soak-daemon demo fuzz bench bench-daemon bench-footprint deb install clean
+.PHONY: all deps pydeps build format lint test test-jhe test-bluez test-systemd soak soak-queue soak-daemon demo fuzz bench bench-daemon bench-footprint deb install clean
 
 all: build
 
@@ -48,6 +48,13 @@ test-jhe: deps
 ## `test`: see README, "Real BlueZ test tier".
 test-bluez: deps
 	scripts/test-bluez/run.sh
+
+## test-systemd: the .deb (static Swift stdlib, as shipped) under a real systemd as PID 1, in the
+## same kind of VM: dpkg -i, pair, enrol, the service run, killed, hung past its watchdog,
+## stopped, upgraded, removed and purged (scripts/test-systemd/run.sh). See README,
+## "systemd test tier".
+test-systemd: deps
+	scripts/test-systemd/run.sh
 
 ## soak: both soaks below (SOAK_SECONDS=600 make soak for a short one).
 soak: soak-queue soak-daemon

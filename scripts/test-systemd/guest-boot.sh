@@ -2,8 +2,13 @@
 # Stage 2 of the test-systemd guest, PID 1 for a moment: prepares the overlay root for systemd,
 # then hands PID 1 over to it (exec). Adds the unit that runs guest-test.sh once the system is
 # up and powers the guest off after it, and masks what this guest cannot or need not run: the
-# host's PostgreSQL (for the JHE tier), time sync (no network), gettys (no terminals), timers.
+# host's PostgreSQL (for the JHE tier), time sync (no network), gettys (no terminals), timers,
+# and emptying /tmp at boot (the host's /tmp, read over 9p, can hold thousands of entries).
+# The host is a container image whose policy-rc.d forbids maintainer scripts to start services
+# (exit 101); a box has none, and dpkg must start the service as it would there.
 units=/etc/systemd/system
+ln -sf /dev/null /etc/tmpfiles.d/tmp.conf
+rm -f /usr/sbin/policy-rc.d
 for unit in postgresql.service systemd-timesyncd.service getty@tty1.service serial-getty@ttyS0.service \
     apt-daily.timer apt-daily-upgrade.timer man-db.timer e2scrub_all.timer fstrim.timer dpkg-db-backup.timer; do
     ln -sf /dev/null "$units/$unit"

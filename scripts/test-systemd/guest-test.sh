@@ -24,12 +24,13 @@ delivered() {
 restarted() { test "$(unit_property NRestarts)" -ge 1; }
 delivered_at_least() { (($(delivered) >= $1)); }
 
-# systemd is PID 1 and the system came up (running, or degraded with the failed units listed).
+# systemd is PID 1 and multi-user.target was reached (this unit is ordered after it, so the
+# system reports "starting" until this unit ends); units that failed are listed.
 pid1() {
-    echo "pid 1: $(cat /proc/1/comm)"
-    test "$(cat /proc/1/comm)" = systemd || return 1
-    timeout 300 systemctl is-system-running --wait
     systemctl --failed --no-legend --plain
+    systemctl is-active multi-user.target || return 1
+    echo "pid 1: $(cat /proc/1/comm), system $(systemctl is-system-running)"
+    test "$(cat /proc/1/comm)" = systemd
 }
 
 # bluetooth.service (Debian's unit, the system bus with Debian's policy) and two btvirt LE
@@ -96,6 +97,45 @@ kill9() {
     echo "restarted: pid $pid -> $(unit_property MainPID), restarts $(unit_property NRestarts), delivered $before -> $(delivered)"
 }
 
+# SIGSTOP past WatchdogSec: systemd's watchdog kills the hung daemon and restarts it.
+watchdog() {
+    local pid restarts before
+    pid=$(unit_property MainPID)
+    restarts=$(unit_property NRestarts)
+    before=$(delivered)
+    kill -STOP "$pid" || return 1
+    wait_for 120 restarts_above "$restarts" || return 1
+    wait_for 120 unit_running || return 1
+    journalctl -u edge-gateway --no-pager -o cat | grep -i watchdog | tail -2
+    wait_for 240 delivered_at_least $((before + 10)) || { echo "delivered: $(delivered), before: $before"; return 1; }
+    echo "hung pid $pid killed by the watchdog; now pid $(unit_property MainPID), restarts $(unit_property NRestarts)"
+}
+restarts_above() { test "$(unit_property NRestarts)" -gt "$1"; }
+
+# systemctl restart bluetooth while the strap streams: the gateway reconnects by itself.
+bluetooth_restart() {
+    local before
+    before=$(delivered)
+    systemctl restart bluetooth.service || return 1
+    wait_for 60 bluez_on_bus || return 1
+    retrying repower-hci0 "hci0 power-on timed out" power_on hci0 && retrying repower-hci1 "hci1 power-on timed out" power_on hci1 || return 1
+    wait_for 300 delivered_at_least $((before + 10)) || { echo "delivered: $(delivered), before: $before"; return 1; }
+    echo "delivered $before -> $(delivered) across the bluetoothd restart"
+}
+
+# A newer version of the package over this one: the technician's edit to the conffile stays,
+# and so does the queue; the service is running again afterwards.
+upgrade() {
+    local pending_before
+    pending_before=$(as_service queue stats --json | python3 -c 'import json, sys; s = json.load(sys.stdin); print(s["pending"] + s["leased"])')
+    rm -rf /tmp/newer && dpkg-deb -R /out/deb/*.deb /tmp/newer || return 1
+    sed -i 's/^Version: .*/&+1/' /tmp/newer/DEBIAN/control
+    dpkg-deb -Znone -b /tmp/newer /tmp/newer.deb > /dev/null && dpkg -i /tmp/newer.deb || return 1
+    grep -q '^hold_until_clock_sync = false' /etc/edge-gateway/gateway.toml || { echo "the conffile edit was lost"; return 1; }
+    wait_for 120 unit_running || return 1
+    echo "upgraded to $(dpkg-query -W -f='${Version}' edge-gateway); $pending_before queued before, conffile edit kept, service $(unit_property ActiveState)"
+}
+
 # systemctl stop: exit 0, and the queue is still readable and intact.
 stop() {
     systemctl stop edge-gateway || return 1
@@ -104,13 +144,52 @@ stop() {
     as_service queue stats --json
 }
 
+queued() {
+    as_service queue stats --json | python3 -c 'import json, sys; s = json.load(sys.stdin); print(s["pending"] + s["leased"] + s["dead"] + s["held"])'
+}
+queue_empty() { test "$(queued)" = 0; }
+
+# dpkg -r then -P while samples are still queued (the server hangs, SIGSTOP, while the strap
+# streams): the program goes, the configuration goes with the purge, the state directory and
+# the user stay, and purge says how many samples are undelivered (counted by prerm).
+purge_keeps() {
+    systemctl kill -s STOP jhe || return 1
+    systemctl start edge-gateway || return 1
+    wait_for 180 queued_at_least 5 || { echo "queued: $(queued)"; return 1; }
+    kill "${PERIPHERAL_PID:-}" 2>/dev/null
+    dpkg -r edge-gateway || return 1
+    test ! -e /usr/bin/edge-gateway && test -e /var/lib/edge-gateway/queue.sqlite || return 1
+    local left
+    left=$(python3 -c 'import json; s = json.load(open("/var/lib/edge-gateway/undelivered-at-removal.json")); print(s["pending"] + s["leased"] + s["dead"] + s["held"])') || return 1
+    dpkg -P edge-gateway | tee /tmp/purge.out || return 1
+    test ! -e /etc/edge-gateway/gateway.toml && test -e /var/lib/edge-gateway/queue.sqlite && id edge-gateway || return 1
+    grep -q "the queue holds $left sample(s) not yet delivered" /tmp/purge.out || return 1
+    echo "purge kept the state and the user: $left samples undelivered"
+}
+queued_at_least() { (($(queued) >= $1)); }
+
+# Reinstalled over the kept state, the service delivers what was left (the enrolment is still
+# there); once the queue is empty, dpkg -r and -P remove the state, the user and the config.
+purge_removes() {
+    systemctl kill -s CONT jhe || return 1
+    dpkg -i /out/deb/*.deb || return 1
+    wait_for 120 unit_running || return 1
+    wait_for 300 queue_empty || { echo "still queued: $(queued)"; return 1; }
+    dpkg -r edge-gateway && dpkg -P edge-gateway | tee /tmp/purge.out || return 1
+    test ! -e /var/lib/edge-gateway && test ! -e /etc/edge-gateway/gateway.toml && ! id edge-gateway 2>/dev/null || return 1
+    grep -q "removed /var/lib/edge-gateway and the user edge-gateway" /tmp/purge.out || return 1
+    echo "queue drained after reinstalling; purge removed the state, the user and the configuration"
+}
+
 security() {
     systemd-analyze security edge-gateway --no-pager | tail -1
 }
 
 log "guest up under systemd: kernel $(uname -r)"
 if step pid1 pid1 && step stack stack && step install install; then
-    for name in configure enrol pair service kill9 stop security; do step "$name" "$name"; done
+    for name in configure enrol pair service kill9 watchdog bluetooth_restart upgrade stop security purge_keeps purge_removes; do
+        step "$name" "$name"
+    done
 fi
 kill "${PERIPHERAL_PID:-}" 2>/dev/null
 echo done > /out/finished

@@ -7,7 +7,7 @@
 # exit 0; on failure the logs are printed and the work directory is kept.
 #
 # Environment: EGW_BIN (edge-gateway as shipped, edge-gateway-lab, edge-gateway-peripheral;
-# default: a static release build in .build-release), EGW_VM_TIMEOUT (seconds for the guest,
+# default: built as below), EGW_VM_TIMEOUT (seconds for the guest,
 # default 1800), EGW_KEEP (keep the work directory).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -24,17 +24,23 @@ ensure_packages qemu-system-x86 linux-image-amd64 bluez bluez-test-tools busybox
 say "packages ready after $((SECONDS - started)) s"
 kernel_version=$(guest_kernel)
 
-if [[ -z ${EGW_BIN:-} ]]; then
-    for product in edge-gateway edge-gateway-lab edge-gateway-peripheral; do
-        swift build -c release --static-swift-stdlib --scratch-path .build-release --product "$product"
-    done
-    EGW_BIN=$(swift build -c release --static-swift-stdlib --scratch-path .build-release --show-bin-path)
-fi
-EGW_BIN=$(realpath "$EGW_BIN")
-
 work=$(mktemp -d /tmp/test-systemd.XXXXXX)
 cleanup() { if [[ -n ${EGW_KEEP:-} ]]; then say "kept $work"; else rm -rf "$work"; fi; }
 trap cleanup EXIT
+
+# By default: the gateway as the .deb ships it (static Swift stdlib, in .build-ship so the other
+# tiers' build in .build-release is not rebuilt), the lab and the peripheral from .build-release.
+if [[ -z ${EGW_BIN:-} ]]; then
+    EGW_BIN=$work/bin
+    mkdir -p "$EGW_BIN"
+    swift build -c release --static-swift-stdlib --scratch-path .build-ship --product edge-gateway
+    cp "$(swift build -c release --static-swift-stdlib --scratch-path .build-ship --show-bin-path)/edge-gateway" "$EGW_BIN/"
+    for product in edge-gateway-lab edge-gateway-peripheral; do
+        swift build -c release --scratch-path .build-release --product "$product"
+        cp "$(swift build -c release --scratch-path .build-release --show-bin-path)/$product" "$EGW_BIN/"
+    done
+fi
+EGW_BIN=$(realpath "$EGW_BIN")
 
 out=$work/out
 mkdir -p "$out/deb"
@@ -54,10 +60,10 @@ boot_guest "$kernel_version" "$work/initrd.gz" "$here/guest-boot.sh" "$out" "${E
 say "guest ran for $((SECONDS - boot_started)) s"
 
 status=0
-steps=(pid1 stack install configure enrol pair service kill9 stop security)
+steps=(pid1 stack install configure enrol pair service kill9 watchdog bluetooth_restart upgrade stop security purge_keeps purge_removes)
 for name in "${steps[@]}"; do
     rc=$(cat "$out/$name.rc" 2>/dev/null || echo "not run")
-    printf 'test-systemd: %-9s %s\n' "$name" "$([[ $rc == 0 ]] && echo "ok: $(tail -n 1 "$out/$name.out")" || echo "FAILED ($rc)")"
+    printf 'test-systemd: %-17s %s\n' "$name" "$([[ $rc == 0 ]] && echo "ok: $(tail -n 1 "$out/$name.out")" || echo "FAILED ($rc)")"
     [[ $rc == 0 ]] || status=1
 done
 if ((status)); then

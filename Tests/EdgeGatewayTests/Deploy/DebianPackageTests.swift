@@ -80,16 +80,22 @@ struct DebianPackageTests {
         #expect(!contents.standardOutput.contains("DEBIAN"))
     }
 
-    @Test("installing creates the user, state directory and enablement; an upgrade keeps the edited config; purge keeps the state")
-    func installsUpgradesAndPurges() async throws {
-        let directory = try TemporaryDirectory("deploy-dpkg")
-        defer { directory.remove() }
+    /// A fresh dpkg database under `directory`/target, and the package built beside it.
+    static func dpkgRoot(in directory: TemporaryDirectory) async throws -> (root: String, package: String) {
         let package = try await Self.build(in: directory)
         let root = directory.file("target")
         for path in ["var/lib/dpkg/info", "var/lib/dpkg/updates", "var/lib/dpkg/triggers", "etc"] {
             try FileManager.default.createDirectory(atPath: "\(root)/\(path)", withIntermediateDirectories: true)
         }
         #expect(FileManager.default.createFile(atPath: root + "/var/lib/dpkg/status", contents: nil))
+        return (root, package)
+    }
+
+    @Test("installing creates the user, state directory and enablement; an upgrade keeps the edited config; purge keeps a queue it cannot count")
+    func installsUpgradesAndPurges() async throws {
+        let directory = try TemporaryDirectory("deploy-dpkg")
+        defer { directory.remove() }
+        let (root, package) = try await Self.dpkgRoot(in: directory)
 
         let install = try await Self.dpkg(root, ["--install", package])
         #expect(install.status == 0, "\(install.standardError)")
@@ -106,12 +112,29 @@ struct DebianPackageTests {
         #expect(upgrade.status == 0, "\(upgrade.standardError)")
         #expect(try String(contentsOfFile: config, encoding: .utf8) == edited)
 
+        // A queue prerm could not count (in a dpkg --root install it does not run the program).
+        #expect(FileManager.default.createFile(atPath: root + "/var/lib/edge-gateway/queue.sqlite", contents: Data("x".utf8)))
         let purge = try await Self.dpkg(root, ["--purge", "edge-gateway"])
         #expect(purge.status == 0, "\(purge.standardError)")
         #expect(!FileManager.default.fileExists(atPath: root + "/usr/bin/edge-gateway"))
         #expect(!FileManager.default.fileExists(atPath: config))
-        #expect(FileManager.default.fileExists(atPath: root + "/var/lib/edge-gateway"), "undelivered samples may live there")
-        #expect(purge.standardOutput.contains("kept /var/lib/edge-gateway"))
+        #expect(FileManager.default.fileExists(atPath: root + "/var/lib/edge-gateway/queue.sqlite"), "undelivered samples may live there")
+        #expect(purge.standardOutput.contains("kept /var/lib/edge-gateway and the user edge-gateway: the queue holds unknown sample(s)"))
+        #expect(try String(contentsOfFile: root + "/etc/passwd", encoding: .utf8).contains("edge-gateway:x:"))
         #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: wants)) == nil)
+    }
+
+    @Test("purge removes the state directory and the user when no queue holds undelivered samples")
+    func purgeRemovesEmptyState() async throws {
+        let directory = try TemporaryDirectory("deploy-dpkg-purge")
+        defer { directory.remove() }
+        let (root, package) = try await Self.dpkgRoot(in: directory)
+        let install = try await Self.dpkg(root, ["--install", package])
+        #expect(install.status == 0, "\(install.standardError)")
+        let purge = try await Self.dpkg(root, ["--purge", "edge-gateway"])
+        #expect(purge.status == 0, "\(purge.standardError)")
+        #expect(!FileManager.default.fileExists(atPath: root + "/var/lib/edge-gateway"))
+        #expect(!(try String(contentsOfFile: root + "/etc/passwd", encoding: .utf8).contains("edge-gateway:x:")))
+        #expect(purge.standardOutput.contains("removed /var/lib/edge-gateway and the user edge-gateway"))
     }
 }
