@@ -39,10 +39,20 @@ stack() {
     modprobe hci_vhci || return 1
     systemctl start bluetooth.service || return 1
     wait_for 60 bluez_on_bus || return 1
-    systemd-run --unit=btvirt --quiet btvirt -l2 -L || return 1
-    wait_for 120 adapter_property hci0 Address && wait_for 60 adapter_property hci1 Address || return 1
+    retrying controllers "btvirt controllers did not appear" start_controllers || return 1
     retrying power-hci0 "hci0 power-on timed out" power_on hci0 && retrying power-hci1 "hci1 power-on timed out" power_on hci1 || return 1
     adapter_property hci1 Address | cut -d'"' -f2 > /out/peripheral-address
+}
+
+# (Re)starts btvirt as a transient unit and waits for bluetoothd to register both controllers:
+# under load a virtual controller's HCI Reset can time out, and then both are made again (as
+# in the BlueZ tier; each retry is logged to /out/retries).
+start_controllers() {
+    systemctl stop btvirt.service 2>/dev/null
+    systemctl reset-failed btvirt.service 2>/dev/null
+    wait_for 30 test ! -e /sys/class/bluetooth/hci0 -a ! -e /sys/class/bluetooth/hci1
+    systemd-run --unit=btvirt --quiet btvirt -l2 -L || return 1
+    wait_for 60 adapter_property hci0 Address && wait_for 30 adapter_property hci1 Address
 }
 
 # dpkg -i: the user, the unit enabled (and started: not yet enrolled, it waits), the conffile.
@@ -136,26 +146,29 @@ upgrade() {
     echo "upgraded to $(dpkg-query -W -f='${Version}' edge-gateway); $pending_before queued before, conffile edit kept, service $(unit_property ActiveState)"
 }
 
-# systemctl stop: exit 0, and the queue is still readable and intact.
+# systemctl stop while the server hangs (SIGSTOP) and samples wait in the queue: exit 0 and
+# the queue intact, holding them.
 stop() {
+    systemctl kill -s STOP jhe || return 1
+    wait_for 180 queued_at_least 5 || { echo "queued: $(queued)"; return 1; }
+    local started=$SECONDS
     systemctl stop edge-gateway || return 1
-    echo "result $(unit_property Result), status $(unit_property ExecMainStatus)"
+    echo "stopped in $((SECONDS - started)) s: result $(unit_property Result), status $(unit_property ExecMainStatus)"
     test "$(unit_property ExecMainStatus)" = 0 || return 1
-    as_service queue stats --json
+    as_service queue stats --json || return 1
+    queued_at_least 5
 }
 
 queued() {
     as_service queue stats --json | python3 -c 'import json, sys; s = json.load(sys.stdin); print(s["pending"] + s["leased"] + s["dead"] + s["held"])'
 }
+queued_at_least() { (($(queued) >= $1)); }
 queue_empty() { test "$(queued)" = 0; }
 
-# dpkg -r then -P while samples are still queued (the server hangs, SIGSTOP, while the strap
-# streams): the program goes, the configuration goes with the purge, the state directory and
-# the user stay, and purge says how many samples are undelivered (counted by prerm).
+# dpkg -r then -P while samples are still queued (stop left them): the program goes, the
+# configuration goes with the purge, the state directory and the user stay, and purge says
+# how many samples are undelivered (counted by prerm).
 purge_keeps() {
-    systemctl kill -s STOP jhe || return 1
-    systemctl start edge-gateway || return 1
-    wait_for 180 queued_at_least 5 || { echo "queued: $(queued)"; return 1; }
     kill "${PERIPHERAL_PID:-}" 2>/dev/null
     dpkg -r edge-gateway || return 1
     test ! -e /usr/bin/edge-gateway && test -e /var/lib/edge-gateway/queue.sqlite || return 1
@@ -166,7 +179,6 @@ purge_keeps() {
     grep -q "the queue holds $left sample(s) not yet delivered" /tmp/purge.out || return 1
     echo "purge kept the state and the user: $left samples undelivered"
 }
-queued_at_least() { (($(queued) >= $1)); }
 
 # Reinstalled over the kept state, the service delivers what was left (the enrolment is still
 # there); once the queue is empty, dpkg -r and -P remove the state, the user and the config.
@@ -192,5 +204,6 @@ if step pid1 pid1 && step stack stack && step install install; then
     done
 fi
 kill "${PERIPHERAL_PID:-}" 2>/dev/null
+for unit in edge-gateway bluetooth jhe; do journalctl -u "$unit" -o short-monotonic --no-pager > "/out/journal-$unit.txt" 2>&1; done
 echo done > /out/finished
 log "guest done"

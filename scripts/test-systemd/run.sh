@@ -66,8 +66,9 @@ for name in "${steps[@]}"; do
     printf 'test-systemd: %-17s %s\n' "$name" "$([[ $rc == 0 ]] && echo "ok: $(tail -n 1 "$out/$name.out")" || echo "FAILED ($rc)")"
     [[ $rc == 0 ]] || status=1
 done
+[[ -f $out/retries ]] && say "retries: $(wc -l < "$out/retries") ($(paste -sd ';' "$out/retries"))"
 if ((status)); then
-    for log in guest.log console.log; do
+    for log in guest.log console.log journal-edge-gateway.txt; do
         [[ -f $out/$log ]] && { echo "---- $log (last 60 lines)"; tail -n 60 "$out/$log"; }
     done
     for name in "${steps[@]}"; do

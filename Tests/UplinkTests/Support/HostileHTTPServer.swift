@@ -24,6 +24,10 @@ final class HostileHTTPServer: Sendable {
     private let listener: Int32
     private let behaviour: Behaviour
     private let accepted = Mutex(0)
+    /// Connections still open, so `stop` can end them: a kept-alive connection outliving its
+    /// server would answer a later test whose server got the same port from the kernel
+    /// (libcurl's connection cache is shared by the whole process).
+    private let open = Mutex(Set<Int32>())
 
     init(_ behaviour: Behaviour) throws {
         self.behaviour = behaviour
@@ -54,10 +58,13 @@ final class HostileHTTPServer: Sendable {
     /// Connections accepted so far.
     var connections: Int { accepted.withLock { $0 } }
 
-    /// Stops accepting; connections in progress end at their next write.
+    /// Stops accepting and ends the connections still open.
     func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
         close(listener)
+        open.withLock { connections in
+            for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
+        }
     }
 
     private func acceptLoop() {
@@ -65,12 +72,16 @@ final class HostileHTTPServer: Sendable {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { return }
             accepted.withLock { $0 += 1 }
+            open.withLock { _ = $0.insert(connection) }
             Thread.detachNewThread { [self] in serve(connection) }
         }
     }
 
     private func serve(_ connection: Int32) {
-        defer { close(connection) }
+        defer {
+            open.withLock { _ = $0.remove(connection) }
+            close(connection)
+        }
         var request = [UInt8](repeating: 0, count: 65_536)
         _ = read(connection, &request, request.count)
         switch behaviour {
