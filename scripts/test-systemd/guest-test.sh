@@ -133,24 +133,25 @@ bluetooth_restart() {
     echo "delivered $before -> $(delivered) across the bluetoothd restart"
 }
 
-# A newer version of the package over this one: the technician's edit to the conffile stays,
-# and so does the queue; the service is running again afterwards.
+# A newer version of the package over this one while samples wait in the queue (the server
+# hangs from here on, SIGSTOP): the technician's edit to the conffile stays, so does every
+# queued sample, and the service is running again afterwards.
 upgrade() {
-    local pending_before
-    pending_before=$(as_service queue stats --json | python3 -c 'import json, sys; s = json.load(sys.stdin); print(s["pending"] + s["leased"])')
+    systemctl kill -s STOP jhe || return 1
+    wait_for 180 queued_at_least 5 || { echo "queued: $(queued)"; return 1; }
+    local before
+    before=$(queued)
     rm -rf /tmp/newer && dpkg-deb -R /out/deb/*.deb /tmp/newer || return 1
     sed -i 's/^Version: .*/&+1/' /tmp/newer/DEBIAN/control
     dpkg-deb -Znone -b /tmp/newer /tmp/newer.deb > /dev/null && dpkg -i /tmp/newer.deb || return 1
     grep -q '^hold_until_clock_sync = false' /etc/edge-gateway/gateway.toml || { echo "the conffile edit was lost"; return 1; }
     wait_for 120 unit_running || return 1
-    echo "upgraded to $(dpkg-query -W -f='${Version}' edge-gateway); $pending_before queued before, conffile edit kept, service $(unit_property ActiveState)"
+    queued_at_least "$before" || { echo "queued: $before before, $(queued) after"; return 1; }
+    echo "upgraded to $(dpkg-query -W -f='${Version}' edge-gateway); $before samples queued before and still there, conffile edit kept"
 }
 
-# systemctl stop while the server hangs (SIGSTOP) and samples wait in the queue: exit 0 and
-# the queue intact, holding them.
+# systemctl stop with samples waiting and the server hanging: exit 0, the queue intact.
 stop() {
-    systemctl kill -s STOP jhe || return 1
-    wait_for 180 queued_at_least 5 || { echo "queued: $(queued)"; return 1; }
     local started=$SECONDS
     systemctl stop edge-gateway || return 1
     echo "stopped in $((SECONDS - started)) s: result $(unit_property Result), status $(unit_property ExecMainStatus)"
