@@ -113,17 +113,6 @@ live() {
     return $rc
 }
 
-# The sum of a per-strap counter in the daemon's status.json (rewritten every 5 s), or, with
-# --written, the report's time as seconds since the epoch.
-status() {
-    /usr/bin/python3 -c 'import json, sys, datetime
-report = json.load(open("/var/lib/edge-gateway/status.json"))
-if sys.argv[1] == "--written":
-    print(int(datetime.datetime.fromisoformat(report["writtenAt"].replace("Z", "+00:00")).timestamp()))
-else:
-    print(sum(s[sys.argv[1]] for s in report["sensors"]))' "$1" 2>/dev/null || echo 0
-}
-delivered_at_least() { (($(status samplesDelivered) >= $1)); }
 status_written_after() { (($(status --written) > $1)); }
 
 # The daemon against edge-gateway-lab jhe-simulator (in the guest, on loopback), with the strap

@@ -15,14 +15,8 @@ export HOME=/root LANG=C.UTF-8
 as_service() { runuser -u edge-gateway -- edge-gateway "$@"; }
 unit_property() { systemctl show edge-gateway -P "$1"; }
 unit_running() { test "$(unit_property ActiveState)/$(unit_property SubState)" = active/running; }
-# Samples JHE has stored, by the daemon's status report (in its runtime directory, linked from
-# the state directory).
-delivered() {
-    python3 -c 'import json; print(sum(s["samplesDelivered"] for s in json.load(open("/var/lib/edge-gateway/status.json"))["sensors"]))' \
-        2>/dev/null || echo 0
-}
-restarted() { test "$(unit_property NRestarts)" -ge 1; }
-delivered_at_least() { (($(delivered) >= $1)); }
+# Samples JHE has stored, by the daemon's status report (guest-lib's `status`).
+delivered() { status samplesDelivered; }
 
 # systemd is PID 1 and multi-user.target was reached (this unit is ordered after it, so the
 # system reports "starting" until this unit ends); units that failed are listed.
@@ -101,7 +95,7 @@ kill9() {
     pid=$(unit_property MainPID)
     before=$(delivered)
     kill -9 "$pid" || return 1
-    wait_for 60 restarted || return 1
+    wait_for 60 restarts_above 0 || return 1
     wait_for 120 unit_running || return 1
     wait_for 240 delivered_at_least $((before + 10)) || { echo "delivered: $(delivered), before: $before"; return 1; }
     echo "restarted: pid $pid -> $(unit_property MainPID), restarts $(unit_property NRestarts), delivered $before -> $(delivered)"

@@ -71,3 +71,15 @@ start_peripheral() {
 
 # Whether the peripheral has said "ready" at least $1 times (once per start).
 peripheral_ready() { test "$(grep -c '"ready"' /out/peripheral.jsonl)" -ge "$1"; }
+
+# The sum of a per-strap counter in the daemon's status.json (rewritten every 5 s), or, with
+# --written, the report's time as seconds since the epoch.
+status() {
+    /usr/bin/python3 -c 'import json, sys, datetime
+report = json.load(open("/var/lib/edge-gateway/status.json"))
+if sys.argv[1] == "--written":
+    print(int(datetime.datetime.fromisoformat(report["writtenAt"].replace("Z", "+00:00")).timestamp()))
+else:
+    print(sum(s[sys.argv[1]] for s in report["sensors"]))' "$1" 2>/dev/null || echo 0
+}
+delivered_at_least() { (($(status samplesDelivered) >= $1)); }

@@ -9,7 +9,7 @@ import Synchronization
 /// snapshot of it: counters by their increase since the previous scrape, gauges set. So the
 /// per-sample path never touches the registry, and an idle daemon pays nothing for it. Upload
 /// latencies are the one exception: a histogram needs every observation, so each upload round
-/// records its duration in ``uploadLatency`` as it ends.
+/// records its duration (``observeUploadLatency(_:)``) as it ends.
 ///
 /// Names: `edge_gateway_samples_{received,accepted,delivered,duplicate,rejected,evicted}_total`,
 /// `edge_gateway_malformed_frames_total`, `edge_gateway_reconnects_total` (per sensor, label
@@ -26,7 +26,7 @@ final class PrometheusMetrics: Sendable {
 
     private let registry = PrometheusCollectorRegistry()
     /// How long each upload round took, in seconds.
-    let uploadLatency: ValueHistogram
+    private let uploadLatency: ValueHistogram
     /// What each counter series has been advanced to, by name and labels.
     private let exported = Mutex<[String: Int]>([:])
 
