@@ -17,7 +17,7 @@
 #                                                          when it crashes)
 #   PREFIX/lib/sysusers.d/edge-gateway.conf               0644
 #   PREFIX/lib/tmpfiles.d/edge-gateway.conf               0644
-#   PREFIX/share/doc/edge-gateway/{README.md,LICENSE,gateway.toml.example}  0644
+#   PREFIX/share/doc/edge-gateway/{README.md,INSTALL.md,LICENSE,gateway.toml.example}  0644
 #   /etc/edge-gateway/gateway.toml                        0644, only if absent
 # Then, without a destdir: systemd-sysusers (user edge-gateway in group bluetooth),
 # systemd-tmpfiles (/var/lib/edge-gateway, 0700), and `systemctl daemon-reload` if systemd runs.
@@ -66,6 +66,7 @@ install -D -m 0644 "$repo/deploy/bluetooth.service.d/edge-gateway.conf" "$unit_d
 install -D -m 0644 "$repo/deploy/sysusers.d/edge-gateway.conf" "$root$prefix/lib/sysusers.d/edge-gateway.conf"
 install -D -m 0644 "$repo/deploy/tmpfiles.d/edge-gateway.conf" "$root$prefix/lib/tmpfiles.d/edge-gateway.conf"
 install -D -m 0644 "$repo/README.md" "$doc_dir/README.md"
+install -D -m 0644 "$repo/deploy/INSTALL.md" "$doc_dir/INSTALL.md"
 install -D -m 0644 "$repo/LICENSE" "$doc_dir/LICENSE"
 install -D -m 0644 "$config_example" "$doc_dir/gateway.toml.example"
 

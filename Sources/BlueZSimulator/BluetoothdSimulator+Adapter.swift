@@ -58,14 +58,6 @@ extension BluetoothdSimulator {
             ])
     }
 
-    static let agentManagerInterface = DBusInterfaceDescription(
-        name: BlueZName.agentManager,
-        methods: [
-            DBusMethodDescription("RegisterAgent", inputs: [DBusArgument("agent", "o"), DBusArgument("capability", "s")]) { _ in [] },
-            DBusMethodDescription("UnregisterAgent", inputs: [DBusArgument("agent", "o")]) { _ in [] },
-            DBusMethodDescription("RequestDefaultAgent", inputs: [DBusArgument("agent", "o")]) { _ in [] },
-        ])
-
     func setDiscoveryFilter(_ filter: DiscoveryFilter, for client: String) {
         discoveryFilters[client] = filter
         if discoverySessions[client] != nil { discoverySessions[client] = filter }

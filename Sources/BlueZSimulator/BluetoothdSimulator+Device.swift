@@ -23,8 +23,8 @@ extension BluetoothdSimulator {
                     try await self.orGone().disconnectRequested(address)
                     return []
                 },
-                DBusMethodDescription("Pair") { [weak self] _ in
-                    try await self.orGone().pair(address)
+                DBusMethodDescription("Pair") { [weak self] call in
+                    try await self.orGone().pair(address, caller: call.sender)
                     return []
                 },
                 DBusMethodDescription("CancelPairing") { _ in [] },
@@ -155,10 +155,12 @@ extension BluetoothdSimulator {
 
     // MARK: Pairing
 
-    /// `Pair()`: connects first if needed; Just Works straps pair (bluetoothd confirms Just Works
-    /// it initiates itself, no agent needed); others refuse with `AuthenticationFailed`.
-    private func pair(_ address: BluetoothAddress) async throws(DBusError) {
+    /// `Pair()`: connects first if needed; Just Works straps pair (the kernel does not ask the
+    /// initiator's agent to confirm Just Works, so no agent is called); others refuse with
+    /// `AuthenticationFailed`. The agent bluez would have used is recorded (`pairingAgent(for:)`).
+    private func pair(_ address: BluetoothAddress, caller: String) async throws(DBusError) {
         guard let state = straps[address], state.hasObject else { throw BlueZReply.doesNotExist }
+        pairingAgents[address] = agentForPairing(by: caller)
         guard !state.paired else { throw DBusError(name: "org.bluez.Error.AlreadyExists", message: "Already Paired") }
         if !state.connected { try await connect(address) }
         guard state.strap.pairing == .justWorks else { throw BlueZReply.authenticationFailed }

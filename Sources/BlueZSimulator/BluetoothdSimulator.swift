@@ -25,6 +25,12 @@ public actor BluetoothdSimulator {
     /// Filters set with `SetDiscoveryFilter`, per client, used by its next `StartDiscovery`.
     var discoveryFilters: [String: DiscoveryFilter] = [:]
     var discoveryTask: Task<Void, Never>?
+    /// Registered pairing agents: client unique name → its agent (one per client, as in bluez).
+    var agents: [String: SimulatedAgent] = [:]
+    /// Clients whose agent asked to be the default, most recent last.
+    var defaultAgentOwners: [String] = []
+    /// The agent bluetoothd would have asked during each strap's last `Pair()`, if any.
+    var pairingAgents: [BluetoothAddress: SimulatedAgent] = [:]
     var ownerWatcher: Task<Void, Never>?
     /// Increments on every start, changing GATT handles like a different firmware would.
     var generation = -1
@@ -54,7 +60,7 @@ public actor BluetoothdSimulator {
         self.connection = connection
         generation += 1
         await connection.addObjectManager(at: .root)
-        await connection.export(BlueZName.root, [DBusExportedInterface(Self.agentManagerInterface)])
+        await connection.export(BlueZName.root, [agentManagerInterface()])
         await connection.export(Self.adapterPath, [adapterInterface()])
         for address in straps.keys.sorted() where straps[address]!.isStored {
             await exportDevice(address)
@@ -70,6 +76,8 @@ public actor BluetoothdSimulator {
         ownerWatcher?.cancel()
         discoveryTask?.cancel()
         discoverySessions.removeAll()
+        agents.removeAll()
+        defaultAgentOwners.removeAll()
         for address in straps.keys { endLink(address) }
         for address in straps.keys {
             straps[address]?.hasObject = false
@@ -104,6 +112,7 @@ public actor BluetoothdSimulator {
 
     private func clientLeft(_ name: String) async {
         discoverySessions.removeValue(forKey: name)
+        agentOwnerLeft(name)
         if discoverySessions.isEmpty { await discoveryStopped() }
         for address in straps.keys where straps[address]!.notifySessions.contains(name) {
             await endNotifySession(address, sender: name)

@@ -7,7 +7,8 @@ public struct SimulatedStrap: Sendable {
     public enum Pairing: Sendable {
         /// Just Works: bluetoothd confirms it itself.
         case justWorks
-        /// The strap refuses (`AuthenticationFailed`), as many straps that need no bond do.
+        /// The strap refuses (`AuthenticationFailed`), as many straps that need no bond do, and as
+        /// one that insists on a passkey answers a gateway that offers only Just Works.
         case rejected
     }
 

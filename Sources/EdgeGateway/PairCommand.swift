@@ -54,7 +54,7 @@ struct PairCommand: AsyncParsableCommand {
                 try? await device.disconnect()
                 throw CommandFailure.other("\(address) has no heart-rate service (0x180D with 0x2A37): it is not a heart-rate strap")
             }
-            let bonded = try await bond(device)
+            let bonded = try await bond(device, client: client)
             try await device.setTrusted(true)
             let details = await StrapDetails.read(device)
             try? await device.disconnect()
@@ -81,18 +81,34 @@ struct PairCommand: AsyncParsableCommand {
         return device
     }
 
-    /// Pairs unless told not to; a strap that refuses is fine (most need no bond).
-    private func bond(_ device: Device) async throws(BlueZError) -> Bool {
+    /// Pairs unless told not to, answering bluetoothd's questions with an agent of its own
+    /// (`NoInputNoOutput`) for the time it pairs, so the outcome does not depend on whatever
+    /// agent is the box's default, or on there being one. A strap that refuses is fine (most
+    /// need no bond), and so is one that wants a passkey: the kernel offers it Just Works,
+    /// which it refuses the same way.
+    private func bond(_ device: Device, client: BlueZClient) async throws(BlueZError) -> Bool {
         guard !noBond else { return false }
+        let verbose = options.verbose
+        let agent = PairingAgent(connection: client.connection, path: "/org/edgegateway/pair_agent", accepting: { $0 == device.path }) {
+            request in
+            if verbose {
+                StandardError.writeLine("bluetoothd asked \(request.method) for \(request.device): \(request.accepted ? "accepted" : "refused")")
+            }
+        }
+        try await agent.register()
+        options.explain("pairing with an agent of its own (\(PairingAgent.capability)) at \(agent.path)")
+        let outcome: Result<Void, BlueZError>
         do {
             try await device.pair()
-            return true
+            outcome = .success(())
         } catch {
-            if error.code == "AlreadyExists" { return true }
-            guard Self.refusals.contains(error.code) else { throw error }
-            StandardError.writeLine("\(address) does not support pairing (\(error.message)); continuing without a bond: it reconnects without one")
-            return false
+            outcome = .failure(error)
         }
+        await agent.unregister()
+        guard case .failure(let error) = outcome, error.code != "AlreadyExists" else { return true }
+        guard Self.refusals.contains(error.code) else { throw error }
+        StandardError.writeLine("\(address) does not support pairing (\(error.message)); continuing without a bond: it reconnects without one")
+        return false
     }
 
     /// Answers of a strap that does not bond.

@@ -9,9 +9,9 @@ private let environmentLock = Mutex(())
 /// process, so tests that use it take turns.
 func withSystemBusAddress(_ address: String, _ body: () async throws -> Void) async throws {
     let previous = getenv("DBUS_SYSTEM_BUS_ADDRESS").map { String(cString: $0) }
-    environmentLock.withLock { _ in setenv("DBUS_SYSTEM_BUS_ADDRESS", address, 1) }
+    _ = environmentLock.withLock { _ in setenv("DBUS_SYSTEM_BUS_ADDRESS", address, 1) }
     defer {
-        environmentLock.withLock { _ in
+        _ = environmentLock.withLock { _ in
             if let previous { setenv("DBUS_SYSTEM_BUS_ADDRESS", previous, 1) } else { unsetenv("DBUS_SYSTEM_BUS_ADDRESS") }
         }
     }

@@ -68,6 +68,16 @@ def main(out_dir, frames_path):
         check(paired[-1].get("bonded") is True, f"pair bonds through bluetoothd (Just Works): {paired[-1]}")
         check(paired[-1].get("body_location") == "chest", "pair reads Body Sensor Location 0x2A38 (chest)")
 
+    # The gateway's side of pairing must not lean on the strap's agent, which is bluetoothd's
+    # default agent here (one bluetoothd serves both controllers): pair registers its own, and
+    # every question the strap's agent gets concerns the strap's side (hci1).
+    pair_err = (out / "pair.err").read_text() if (out / "pair.err").exists() else ""
+    check("pairing with an agent of its own (NoInputNoOutput)" in pair_err, "pair answers bluetoothd with an agent of its own")
+    strap_agent = [line for line in json_lines(out / "peripheral.jsonl") if line.get("event") == "agent"]
+    foreign = [line for line in strap_agent if not line.get("device", "").startswith("/org/bluez/hci1/")]
+    check(not foreign, f"the strap's default agent answered only for the strap's side "
+          f"({len(strap_agent)} question(s): {sorted({line.get('accepted') for line in strap_agent})}; others: {foreign})")
+
     expected = [decode(frame) for frame in frames(frames_path)]
     received = [line for line in json_lines(out / "live.out") if "bpm" in line]
     check(len(received) == len(expected), f"live prints {len(expected)} samples (got {len(received)})")

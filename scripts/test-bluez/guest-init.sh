@@ -51,7 +51,6 @@ power_adapters() {
     done
 }
 
-stack_ready() { bluez_on_bus && adapter_powered hci0 && adapter_powered hci1; }
 
 # bluetoothd, restarted whenever it exits, then the controllers powered again: what systemd
 # does with deploy/'s Restart=on-failure drop-in. bluez 5.66 segfaults now and then in this
@@ -191,8 +190,6 @@ resumes_after_bluetoothd_crash() {
     delivered_beyond bluetoothd_crash "$before"
 }
 
-# Whether the peripheral has registered again with a restarted bluetoothd at least $1 times.
-peripheral_registered_again() { test "$(grep -c '"registered-again"' /out/peripheral.jsonl)" -ge "$1"; }
 
 # Requires 10 samples beyond $2 (those received before the interruption $1) to reach the
 # server within 240 s. Prints {"received_before_$1":N,"delivered":M}.

@@ -116,15 +116,60 @@ watchdog() {
 }
 restarts_above() { test "$(unit_property NRestarts)" -gt "$1"; }
 
+# Powers both controllers again each time bluetoothd takes org.bluez anew, whoever restarted it
+# (this test, or systemd after a crash through deploy/'s drop-in): btvirt's controllers come
+# back unpowered, where a box's adapter is powered again by bluetoothd's AutoEnable or its
+# stored setting. Runs in the background for the whole test; each new owner is logged to
+# /out/bluetoothd-restarts.
+keep_adapters_powered() {
+    local owner known
+    known=$(bluez_owner)
+    while sleep 1; do
+        owner=$(bluez_owner) || continue
+        [[ $owner == "$known" ]] && continue
+        log "bluetoothd is back on the bus as $owner: powering the controllers"
+        echo "bluetoothd back as $owner at $(stamp)" >> /out/bluetoothd-restarts
+        wait_for 60 adapter_property hci0 Address && wait_for 30 adapter_property hci1 Address
+        retrying repower-hci0 "hci0 power-on timed out" power_on hci0
+        retrying repower-hci1 "hci1 power-on timed out" power_on hci1
+        known=$owner
+    done
+}
+bluez_owner() { bluez_on_bus 2>/dev/null | cut -d'"' -f2; }
+bluetooth_restarts() { systemctl show bluetooth -P NRestarts; }
+bluetooth_restarted_since() { test "$(bluetooth_restarts)" -gt "$1"; }
+
+# Waits for bluetoothd, both controllers and the strap's registration to be back (the strap
+# registers again by itself: it stands for a strap, which does not die with the gateway's
+# bluetoothd), then for 10 samples beyond those delivered before ($2) the interruption ($1).
+delivery_resumes() {
+    local what=$1 before=$2 registered=$3
+    wait_for 120 stack_ready || { echo "bluetoothd or the controllers are not back after the $what"; return 1; }
+    wait_for 120 peripheral_registered_again "$registered" || { echo "the strap did not register again after the $what"; return 1; }
+    wait_for 300 delivered_at_least $((before + 10)) || { echo "delivered: $(delivered), before: $before"; return 1; }
+    echo "delivered $before -> $(delivered) across the $what"
+}
+
 # systemctl restart bluetooth while the strap streams: the gateway reconnects by itself.
 bluetooth_restart() {
-    local before
+    local before registered
     before=$(delivered)
+    registered=$(($(grep -c '"registered-again"' /out/peripheral.jsonl) + 1))
     systemctl restart bluetooth.service || return 1
-    wait_for 60 bluez_on_bus || return 1
-    retrying repower-hci0 "hci0 power-on timed out" power_on hci0 && retrying repower-hci1 "hci1 power-on timed out" power_on hci1 || return 1
-    wait_for 300 delivered_at_least $((before + 10)) || { echo "delivered: $(delivered), before: $before"; return 1; }
-    echo "delivered $before -> $(delivered) across the bluetoothd restart"
+    delivery_resumes "bluetoothd restart" "$before" "$registered"
+}
+
+# bluetoothd dies of SIGSEGV, its real failure in bluez 5.66: systemd restarts it (Restart= in
+# the drop-in the package installs) and the gateway reconnects by itself.
+bluetooth_crash() {
+    local before registered restarts
+    before=$(delivered)
+    registered=$(($(grep -c '"registered-again"' /out/peripheral.jsonl) + 1))
+    restarts=$(bluetooth_restarts)
+    systemctl kill --kill-whom=main -s SEGV bluetooth.service || return 1
+    wait_for 60 bluetooth_restarted_since "$restarts" || { echo "systemd did not restart bluetoothd"; return 1; }
+    journalctl -u bluetooth --no-pager -o cat | grep -E "status=11/SEGV|Scheduled restart" | tail -2
+    delivery_resumes "bluetoothd crash" "$before" "$registered"
 }
 
 # A newer version of the package over this one while samples wait in the queue (the server
@@ -194,7 +239,8 @@ security() {
 
 log "guest up under systemd: kernel $(uname -r)"
 if step pid1 pid1 && step stack stack && step install install; then
-    for name in configure enrol pair service kill9 watchdog bluetooth_restart upgrade stop security purge_keeps purge_removes; do
+    keep_adapters_powered &
+    for name in configure enrol pair service kill9 watchdog bluetooth_restart bluetooth_crash upgrade stop security purge_keeps purge_removes; do
         step "$name" "$name"
     done
 fi

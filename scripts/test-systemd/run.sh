@@ -60,12 +60,13 @@ boot_guest "$kernel_version" "$work/initrd.gz" "$here/guest-boot.sh" "$out" "${E
 say "guest ran for $((SECONDS - boot_started)) s"
 
 status=0
-steps=(pid1 stack install configure enrol pair service kill9 watchdog bluetooth_restart upgrade stop security purge_keeps purge_removes)
+steps=(pid1 stack install configure enrol pair service kill9 watchdog bluetooth_restart bluetooth_crash upgrade stop security purge_keeps purge_removes)
 for name in "${steps[@]}"; do
     rc=$(cat "$out/$name.rc" 2>/dev/null || echo "not run")
     printf 'test-systemd: %-17s %s\n' "$name" "$([[ $rc == 0 ]] && echo "ok: $(tail -n 1 "$out/$name.out")" || echo "FAILED ($rc)")"
     [[ $rc == 0 ]] || status=1
 done
+[[ -f $out/bluetoothd-restarts ]] && say "bluetoothd back on the bus $(wc -l < "$out/bluetoothd-restarts") time(s) after the stack step"
 [[ -f $out/retries ]] && say "retries: $(wc -l < "$out/retries") ($(paste -sd ';' "$out/retries"))"
 if ((status)); then
     for log in guest.log console.log journal-edge-gateway.txt; do

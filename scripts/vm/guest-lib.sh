@@ -58,6 +58,9 @@ bluez_on_bus() {
     busctl call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus GetNameOwner s org.bluez
 }
 
+# bluetoothd on the bus with both controllers powered.
+stack_ready() { bluez_on_bus && adapter_powered hci0 && adapter_powered hci1; }
+
 # The peripheral, starting the script at line $1 (further arguments: its options, e.g. --loop);
 # its JSON lines go to /out/peripheral.jsonl.
 start_peripheral() {
@@ -71,6 +74,8 @@ start_peripheral() {
 
 # Whether the peripheral has said "ready" at least $1 times (once per start).
 peripheral_ready() { test "$(grep -c '"ready"' /out/peripheral.jsonl)" -ge "$1"; }
+# Whether the peripheral has registered again with a restarted bluetoothd at least $1 times.
+peripheral_registered_again() { test "$(grep -c '"registered-again"' /out/peripheral.jsonl)" -ge "$1"; }
 
 # The sum of a per-strap counter in the daemon's status.json (rewritten every 5 s), or, with
 # --written, the report's time as seconds since the epoch.

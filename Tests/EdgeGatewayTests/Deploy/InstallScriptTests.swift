@@ -21,6 +21,7 @@ struct InstallScriptTests {
             ("/usr/lib/sysusers.d/edge-gateway.conf", 0o644),
             ("/usr/lib/tmpfiles.d/edge-gateway.conf", 0o644),
             ("/usr/share/doc/edge-gateway/README.md", 0o644),
+            ("/usr/share/doc/edge-gateway/INSTALL.md", 0o644),
             ("/usr/share/doc/edge-gateway/LICENSE", 0o644),
             ("/usr/share/doc/edge-gateway/gateway.toml.example", 0o644),
             ("/etc/edge-gateway/gateway.toml", 0o644),

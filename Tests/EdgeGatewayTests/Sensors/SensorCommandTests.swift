@@ -1,4 +1,6 @@
+import BlueZ
 import BlueZSimulator
+import DBus
 import Foundation
 import GATTHeartRate
 import GatewayTestSupport
@@ -62,6 +64,23 @@ struct SensorCommandTests {
         let again = try await setup.run(["forget", "F0:1D:2E:3C:00:01"])
         #expect(again.status == 1)
         #expect(again.standardError.contains("is not bound"))
+    }
+
+    @Test("pair answers bluetoothd with a NoInputNoOutput agent of its own, not the box's default agent, and leaves none behind")
+    func pairBringsItsOwnAgent() async throws {
+        let setup = try await Setup.start(straps: 1)
+        let desktop = try await DBusConnection.connect(.address(setup.bus.address))
+        defer { desktop.close() }
+        let desktopAgent = PairingAgent(connection: desktop, path: "/desktop/agent", accepting: { _ in true })
+        try await desktopAgent.register(asDefault: true)
+
+        let pair = try await setup.run(["pair", "F0:1D:2E:3C:00:01", "--verbose"])
+        #expect(pair.status == 0, "\(pair.standardError)")
+        #expect(pair.standardError.contains("pairing with an agent of its own (NoInputNoOutput)"))
+        let strap = try #require(await setup.simulator.strapAddresses.first)
+        let agent = try #require(await setup.simulator.pairingAgent(for: strap))
+        #expect(agent.capability == "NoInputNoOutput" && agent.owner != desktop.uniqueName)
+        #expect(await setup.simulator.registeredAgents.map(\.owner) == [desktop.uniqueName])
     }
 
     @Test("binds a strap that refuses pairing, saying so, and refuses a device without the heart-rate service")
