@@ -70,6 +70,14 @@ public final class OfflineQueue: Sendable {
         try await consuming { try $0.reject(ids, reason: reason) }
     }
 
+    /// Returns leased records to pending now rather than when their lease expires, for a
+    /// consumer that stops with records in hand, or starts after one that was killed with
+    /// some (nil: every lease). Returns how many were leased.
+    @discardableResult
+    public func release(_ ids: [Int64]? = nil) async throws(QueueError) -> Int {
+        try await consuming { try $0.release(ids) }
+    }
+
     /// Moves matching dead letters back to pending; returns how many.
     @discardableResult
     public func retryDead(_ filter: DeadLetterFilter = .all) async throws(QueueError) -> Int {

@@ -26,6 +26,15 @@ extension QueueStore {
         }
     }
 
+    /// Deletes the lease rows of `ids` (every lease, when nil), returning those records to
+    /// pending; returns how many were leased.
+    func release(_ ids: [Int64]?) throws -> Int {
+        try transaction { db, _, _ in
+            guard let ids else { return try db.rows("DELETE FROM leases RETURNING id").count }
+            return try RecordIDs.fetch("DELETE FROM leases WHERE id IN (?IDS?) RETURNING id", ids: ids, in: db).count
+        }
+    }
+
     /// Moves records to the dead-letter table with `reason`; returns how many moved.
     func reject(_ ids: [Int64], reason: String) throws -> Int {
         let now = configuration.clock.nanosecondsSince1970()

@@ -47,4 +47,22 @@ struct LeaseExpiryTests {
         #expect(try await queue.lease(max: 1).records.map(\.text) == ["x"])
         await queue.close()
     }
+
+    @Test("release returns the given leased records to pending at once, or every lease, and counts only those leased")
+    func releaseBeforeExpiry() async throws {
+        let fixture = try QueueFixture()
+        defer { fixture.directory.remove() }
+        var queue = try fixture.open()
+        try await queue.append(contentsOf: (0 ..< 4).map { fixture.record("r\($0)", at: Int64($0)) })
+        let lease = try await queue.lease(max: 3)
+        #expect(try await queue.release([lease.ids[1], 999]) == 1)
+        #expect(try await queue.lease(max: 10).records.map(\.text) == ["r1", "r3"])
+        await queue.close()
+
+        queue = try fixture.open()
+        #expect(try await queue.release() == 4)
+        #expect(try await queue.release() == 0)
+        #expect(try await queue.lease(max: 10).records.map(\.text) == ["r0", "r1", "r2", "r3"])
+        await queue.close()
+    }
 }

@@ -6,7 +6,7 @@
 #
 # Usage: deploy/sandbox-check/sandbox-run.sh PROGRAM [ARGUMENT ...]
 # The allow list follows the unit's lines: @system-service, minus @privileged and @resources,
-# plus clock_adjtime, expanded with `systemd-analyze syscall-filter`.
+# plus clock_adjtime and setpriority, expanded with `systemd-analyze syscall-filter`.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -32,7 +32,7 @@ def expand(name):
         return {name}
     return set().union(*(expand(member) for member in groups[name])) if groups[name] else set()
 
-allowed = (expand("@system-service") - expand("@privileged") - expand("@resources")) | {"clock_adjtime"}
+allowed = (expand("@system-service") - expand("@privileged") - expand("@resources")) | {"clock_adjtime", "setpriority"}
 for name in sorted(allowed):
     print(f"#ifdef __NR_{name}\n__NR_{name},\n#endif")
 PY

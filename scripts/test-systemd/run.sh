@@ -66,6 +66,16 @@ for name in "${steps[@]}"; do
     printf 'test-systemd: %-17s %s\n' "$name" "$([[ $rc == 0 ]] && echo "ok: $(tail -n 1 "$out/$name.out")" || echo "FAILED ($rc)")"
     [[ $rc == 0 ]] || status=1
 done
+# pair must not lean on the strap's agent, bluetoothd's default agent in this guest: it brings
+# its own, and the strap's agent answers only for the strap's side (hci1).
+if grep -q "pairing with an agent of its own" "$out/pair.err" 2>/dev/null \
+    && ! grep '"event":"agent"' "$out/peripheral.jsonl" | grep -v '"device":"/org/bluez/hci1/' | grep -q .; then
+    say "pair answered bluetoothd with its own agent; the strap's agent was asked only about the strap's side"
+else
+    say "FAILED: pair did not use its own agent, or the strap's agent answered for the gateway's side"
+    status=1
+fi
+[[ -f $out/journal-edge-gateway.txt ]] && say "libdispatch's 'Failed to set thread priority' lines: $(grep -c "Failed to set thread priority" "$out/journal-edge-gateway.txt") (its nice -4 request, refused without CAP_SYS_NICE: one per daemon start)"
 [[ -f $out/bluetoothd-restarts ]] && say "bluetoothd back on the bus $(wc -l < "$out/bluetoothd-restarts") time(s) after the stack step"
 [[ -f $out/retries ]] && say "retries: $(wc -l < "$out/retries") ($(paste -sd ';' "$out/retries"))"
 if ((status)); then

@@ -49,6 +49,7 @@ struct UploadService: Service {
 
     func run() async throws {
         var episode = UplinkEpisode(logger: logger, counters: counters)
+        await releaseLeases(nil, "leased by a previous run")
         while !Task.isCancelledOrShuttingDown {
             let started = ContinuousClock.now
             let leased: Int
@@ -84,7 +85,11 @@ struct UploadService: Service {
             let delivery: Delivery
             (pending, delivery) = try await attempt(pending, episode: &episode)
             let waitingForEnrolment = await refreshTokenStatus()
-            guard !pending.isEmpty, !Task.isCancelledOrShuttingDown else { break }
+            guard !pending.isEmpty else { break }
+            guard !Task.isCancelledOrShuttingDown else {
+                await releaseLeases(pending.map(\.id), "not delivered before shutdown")
+                break
+            }
             if waitingForEnrolment {
                 await ServicePause.sleep(for: backoff.initial)
                 continue
@@ -99,6 +104,18 @@ struct UploadService: Service {
             }
         }
         return lease.records.count
+    }
+
+    /// Returns leased samples to pending, so the next run sends them at once instead of after
+    /// their lease expires (two minutes): the uploader is the queue's only consumer. A failure
+    /// only delays them until the expiry.
+    private func releaseLeases(_ ids: [Int64]?, _ why: String) async {
+        do {
+            let released = try await queue.release(ids)
+            if released > 0 { logger.info("samples back in the queue", metadata: ["samples": "\(released)", "why": "\(why)"]) }
+        } catch {
+            logger.warning("leased samples wait for their lease to expire", metadata: ["error": "\(error)"])
+        }
     }
 
     /// Waits up to `limit`, probing every `probeInterval`, and ends the wait early (returning
