@@ -20,8 +20,10 @@ struct UploadLeaseReleaseTests {
         #expect(try await uplink.queue.lease(max: 10).records.count == 3)
 
         let uploading = Task { try await Self.uploader(uplink).run() }
-        try await waitUntil(timeout: .seconds(60), polling: .milliseconds(50)) { await uplink.jhe.storedCount() == 3 }
-        #expect(try await uplink.queue.stats().leased == 0)
+        try await waitUntil(timeout: .seconds(60), polling: .milliseconds(50)) {
+            let stats = try await uplink.queue.stats()
+            return await uplink.jhe.storedCount() == 3 && stats.pending + stats.leased == 0
+        }
         uploading.cancel()
         _ = try? await uploading.value
         try await uplink.stop()
