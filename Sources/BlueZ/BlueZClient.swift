@@ -216,7 +216,9 @@ public actor BlueZClient {
             .map { GattCharacteristic(client: self, path: $0) }
     }
 
-    /// Waits until `condition` holds for the mirror, or `timeout` passes; returns whether it held.
+    /// Waits until `condition` holds for the mirror, or `timeout` passes, or the calling task is
+    /// cancelled (a daemon stopping must not sit out a 30 s wait for a strap); returns whether
+    /// it held.
     public func wait(
         timeout: Duration, until condition: @escaping @Sendable (isolated BlueZClient) -> Bool
     ) async -> Bool {
@@ -232,17 +234,22 @@ public actor BlueZClient {
             }
             return false
         }
-        let result = await withTaskGroup(of: Bool.self) { group in
-            group.addTask { await watcher.value }
-            group.addTask {
-                await deadline.value
-                return false
+        let result = await withTaskCancellationHandler {
+            await withTaskGroup(of: Bool.self) { group in
+                group.addTask { await watcher.value }
+                group.addTask {
+                    await deadline.value
+                    return false
+                }
+                let first = await group.next() ?? false
+                watcher.cancel()
+                deadline.cancel()
+                group.cancelAll()
+                return first
             }
-            let first = await group.next() ?? false
+        } onCancel: {
             watcher.cancel()
             deadline.cancel()
-            group.cancelAll()
-            return first
         }
         return result || condition(self)
     }
