@@ -75,6 +75,15 @@ else
     say "FAILED: pair did not use its own agent, or the strap's agent answered for the gateway's side"
     status=1
 fi
+# systemd-analyze security under the real PID 1 must agree with the offline check make test runs.
+offline=$(systemd-analyze security --offline=yes deploy/edge-gateway.service 2>/dev/null | tail -1 | grep -o 'level for [^:]*: [0-9.]*' | awk '{print $NF}')
+online=$(grep -o 'level for [^:]*: [0-9.]*' "$out/security.out" 2>/dev/null | awk '{print $NF}')
+if [[ -n $offline && $offline == "$online" ]]; then
+    say "exposure under systemd $online, the same as the offline check"
+else
+    say "FAILED: exposure under systemd '${online}', offline '${offline}'"
+    status=1
+fi
 [[ -f $out/journal-edge-gateway.txt ]] && say "libdispatch's 'Failed to set thread priority' lines: $(grep -c "Failed to set thread priority" "$out/journal-edge-gateway.txt") (its nice -4 request, refused without CAP_SYS_NICE: one per daemon start)"
 [[ -f $out/bluetoothd-restarts ]] && say "bluetoothd back on the bus $(wc -l < "$out/bluetoothd-restarts") time(s) after the stack step"
 [[ -f $out/retries ]] && say "retries: $(wc -l < "$out/retries") ($(paste -sd ';' "$out/retries"))"
