@@ -224,32 +224,22 @@ public actor BlueZClient {
     ) async -> Bool {
         if condition(self) { return true }
         let events = events()
-        let deadline = Task {
-            try? await Task.sleep(for: timeout)
-        }
-        let watcher = Task { [weak self] in
-            for await _ in events {
-                guard let self else { return false }
-                if await self.check(condition) { return true }
-            }
-            return false
-        }
-        let result = await withTaskCancellationHandler {
-            await withTaskGroup(of: Bool.self) { group in
-                group.addTask { await watcher.value }
-                group.addTask {
-                    await deadline.value
-                    return false
+        // Both racers are the group's children, so cancelling the caller cancels them too.
+        let result = await withTaskGroup(of: Bool.self) { group in
+            group.addTask { [weak self] in
+                for await _ in events {
+                    guard let self else { return false }
+                    if await self.check(condition) { return true }
                 }
-                let first = await group.next() ?? false
-                watcher.cancel()
-                deadline.cancel()
-                group.cancelAll()
-                return first
+                return false
             }
-        } onCancel: {
-            watcher.cancel()
-            deadline.cancel()
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
         }
         return result || condition(self)
     }

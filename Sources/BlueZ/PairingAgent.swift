@@ -17,6 +17,12 @@ public struct PairingAgent: Sendable {
         public let device: DBusObjectPath
         /// Whether the agent said yes.
         public let accepted: Bool
+
+        init(_ call: DBusMethodInvocation, accepted: Bool) {
+            method = call.message.member ?? ""
+            device = call.arguments.first?.objectPath ?? .root
+            self.accepted = accepted
+        }
     }
 
     /// The capability the agent registers with: bluetoothd and the kernel then choose Just Works.
@@ -69,15 +75,13 @@ public struct PairingAgent: Sendable {
     private var interface: DBusInterfaceDescription {
         let device = DBusArgument("device", "o")
         let answer: @Sendable (DBusMethodInvocation) async throws -> [DBusValue] = { [accepts, observe] call in
-            let member = call.message.member ?? ""
-            let path = call.message.body.first?.objectPath ?? DBusObjectPath.root
-            let accepted = accepts(path)
-            observe(Request(method: member, device: path, accepted: accepted))
-            guard accepted else { throw Self.rejected("\(path) is not the device being paired") }
+            let request = Request(call, accepted: accepts(call.arguments.first?.objectPath ?? .root))
+            observe(request)
+            guard request.accepted else { throw Self.rejected("\(request.device) is not the device being paired") }
             return []
         }
         let refuse: @Sendable (DBusMethodInvocation) async throws -> [DBusValue] = { [observe] call in
-            observe(Request(method: call.message.member ?? "", device: call.message.body.first?.objectPath ?? .root, accepted: false))
+            observe(Request(call, accepted: false))
             throw Self.rejected("this side has no display and no keyboard: only Just Works pairing is possible")
         }
         return DBusInterfaceDescription(

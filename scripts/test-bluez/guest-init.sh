@@ -51,7 +51,6 @@ power_adapters() {
     done
 }
 
-
 # bluetoothd, restarted whenever it exits, then the controllers powered again: what systemd
 # does with deploy/'s Restart=on-failure drop-in. bluez 5.66 segfaults now and then in this
 # setup (seen as a `live` client disconnected, and after a failed pairing); the gateway must
@@ -177,7 +176,7 @@ delivery_resumes_after() {
 # reconnect on its own and deliver 10 samples beyond those received before the crash.
 resumes_after_bluetoothd_crash() {
     local registered crashed_at before
-    registered=$(grep -c '"registered-again"' /out/peripheral.jsonl)
+    registered=$(registrations)
     log "daemon: killing bluetoothd"
     touch /run/bluetoothd-kill-expected
     crashed_at=$(date +%s)
@@ -189,7 +188,6 @@ resumes_after_bluetoothd_crash() {
     before=$(status samplesReceived)
     delivered_beyond bluetoothd_crash "$before"
 }
-
 
 # Requires 10 samples beyond $2 (those received before the interruption $1) to reach the
 # server within 240 s. Prints {"received_before_$1":N,"delivered":M}.

@@ -164,7 +164,7 @@ delivery_resumes() {
 bluetooth_restart() {
     local before registered
     before=$(delivered)
-    registered=$(($(grep -c '"registered-again"' /out/peripheral.jsonl) + 1))
+    registered=$(($(registrations) + 1))
     systemctl restart bluetooth.service || return 1
     delivery_resumes "bluetoothd restart" "$before" "$registered"
 }
@@ -174,7 +174,7 @@ bluetooth_restart() {
 bluetooth_crash() {
     local before registered restarts
     before=$(delivered)
-    registered=$(($(grep -c '"registered-again"' /out/peripheral.jsonl) + 1))
+    registered=$(($(registrations) + 1))
     restarts=$(bluetooth_restarts)
     systemctl kill --kill-whom=main -s SEGV bluetooth.service || return 1
     wait_for 60 bluetooth_restarted_since "$restarts" || { echo "systemd did not restart bluetoothd"; return 1; }
@@ -209,9 +209,9 @@ stop() {
     queued_at_least 5
 }
 
-queued() {
-    as_service queue stats --json | python3 -c 'import json, sys; s = json.load(sys.stdin); print(s["pending"] + s["leased"] + s["dead"] + s["held"])'
-}
+# Samples not yet delivered (pending, leased, dead and held) in `queue stats --json` on stdin.
+undelivered() { python3 -c 'import json, sys; s = json.load(sys.stdin); print(s["pending"] + s["leased"] + s["dead"] + s["held"])'; }
+queued() { as_service queue stats --json | undelivered; }
 queued_at_least() { (($(queued) >= $1)); }
 queue_empty() { test "$(queued)" = 0; }
 
@@ -223,7 +223,7 @@ purge_keeps() {
     dpkg -r edge-gateway || return 1
     test ! -e /usr/bin/edge-gateway && test -e /var/lib/edge-gateway/queue.sqlite || return 1
     local left
-    left=$(python3 -c 'import json; s = json.load(open("/var/lib/edge-gateway/undelivered-at-removal.json")); print(s["pending"] + s["leased"] + s["dead"] + s["held"])') || return 1
+    left=$(undelivered < /var/lib/edge-gateway/undelivered-at-removal.json) || return 1
     dpkg -P edge-gateway | tee /tmp/purge.out || return 1
     test ! -e /etc/edge-gateway/gateway.toml && test -e /var/lib/edge-gateway/queue.sqlite && id edge-gateway || return 1
     grep -q "the queue holds $left sample(s) not yet delivered" /tmp/purge.out || return 1

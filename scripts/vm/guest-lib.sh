@@ -74,8 +74,10 @@ start_peripheral() {
 
 # Whether the peripheral has said "ready" at least $1 times (once per start).
 peripheral_ready() { test "$(grep -c '"ready"' /out/peripheral.jsonl)" -ge "$1"; }
-# Whether the peripheral has registered again with a restarted bluetoothd at least $1 times.
-peripheral_registered_again() { test "$(grep -c '"registered-again"' /out/peripheral.jsonl)" -ge "$1"; }
+# How many times the peripheral has registered again with a restarted bluetoothd, and whether
+# it has at least $1 times.
+registrations() { grep -c '"registered-again"' /out/peripheral.jsonl; }
+peripheral_registered_again() { test "$(registrations)" -ge "$1"; }
 
 # The sum of a per-strap counter in the daemon's status.json (rewritten every 5 s), or, with
 # --written, the report's time as seconds since the epoch.

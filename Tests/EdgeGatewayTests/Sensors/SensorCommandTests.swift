@@ -66,7 +66,7 @@ struct SensorCommandTests {
         #expect(again.standardError.contains("is not bound"))
     }
 
-    @Test("pair answers bluetoothd with a NoInputNoOutput agent of its own, not the box's default agent, and leaves none behind")
+    @Test("pair answers bluetoothd with a NoInputNoOutput agent of its own, not the box's default agent, which stays registered")
     func pairBringsItsOwnAgent() async throws {
         let setup = try await Setup.start(straps: 1)
         let desktop = try await DBusConnection.connect(.address(setup.bus.address))
