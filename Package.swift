@@ -96,6 +96,7 @@ let package = Package(
             name: "EdgeGateway",
             dependencies: [
                 "GatewayDaemon",
+                "ProcessThreads",
                 "GatewayCommandLine",
                 "GATTHeartRate",
                 "BlueZ",
@@ -136,6 +137,7 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
+        .testTarget(name: "ProcessThreadsTests", dependencies: ["ProcessThreads", "CLinux", "GatewayTestSupport"]),
         .testTarget(name: "DBusTests", dependencies: ["DBus", "BlueZSimulator", "GatewayTestSupport"]),
         .testTarget(name: "BlueZTests", dependencies: ["BlueZ", "DBus", "BlueZSimulator", "GatewayTestSupport"]),
         .testTarget(name: "OfflineQueueTests", dependencies: ["OfflineQueue", "GatewayTestSupport"], exclude: ["Fixtures"]),

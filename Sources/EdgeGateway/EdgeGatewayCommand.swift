@@ -1,9 +1,18 @@
 import ArgumentParser
 import GatewayCommandLine
 import GatewayDaemon
+import ProcessThreads
+
+/// The process's entry point: the command runs on one loop thread, the main one, which sleeps
+/// until there is work (`ProcessExecutor`), instead of on libdispatch's pool.
+@main
+enum EdgeGatewayMain {
+    static func main() {
+        ProcessExecutor.runMain { await EdgeGatewayCommand.main() }
+    }
+}
 
 /// The technician's single entry point: every gateway operation is a subcommand of it.
-@main
 struct EdgeGatewayCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edge-gateway",

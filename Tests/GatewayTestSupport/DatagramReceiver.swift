@@ -5,7 +5,7 @@ import Glibc
 
 /// A bound `AF_UNIX` datagram socket standing in for systemd's notification socket: at a path,
 /// or in the abstract namespace when the name starts with `@`.
-public final class DatagramReceiver {
+public final class DatagramReceiver: Sendable {
     /// The socket's name, as `NOTIFY_SOCKET` gives it.
     public let name: String
     private let descriptor: Int32
@@ -35,8 +35,12 @@ public final class DatagramReceiver {
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
 
-    /// The next datagram as text (waits up to 30 s).
-    public func receive() throws -> String {
+    /// The next datagram as text (waits up to 30 s, on a thread of its own).
+    public func receive() async throws -> String {
+        try await offThePool { try self.receiveBlocking() }
+    }
+
+    private func receiveBlocking() throws -> String {
         var buffer = [UInt8](repeating: 0, count: 4096)
         let count = recv(descriptor, &buffer, buffer.count, 0)
         guard count >= 0 else { throw Failure(description: "recv: \(String(cString: strerror(errno)))") }

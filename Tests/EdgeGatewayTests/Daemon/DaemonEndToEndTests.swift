@@ -41,7 +41,7 @@ struct DaemonEndToEndTests {
         let daemon = try fixture.startDaemon(extra: [
             "NOTIFY_SOCKET": receiver.name, "WATCHDOG_USEC": "4000000", "EDGE_GATEWAY_METRICS_LISTEN": "127.0.0.1:\(port)",
         ])
-        let first = try receiver.receive()
+        let first = try await receiver.receive()
         #expect(first.contains("READY=1") && first.contains("WATCHDOG=1") && first.contains("STATUS="))
         // SIGHUP (`systemctl reload`, `queue retry-dead`) means "look again": the daemon goes on
         // and exits 0 below.

@@ -22,7 +22,7 @@ struct EnrollCommandTests {
         }
         guard await eventually(within: .seconds(60), polling: .milliseconds(50), { invitation() != nil }), let link = invitation() else {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            await process.waitForExit()
             throw SimulatorDidNotStart()
         }
         return (process, link)

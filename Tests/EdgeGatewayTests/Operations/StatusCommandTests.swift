@@ -138,7 +138,7 @@ extension Operations {
             let child = Process()
             child.executableURL = URL(fileURLWithPath: "/bin/true")
             try child.run()
-            child.waitUntilExit()
+            await child.waitForExit()
             try StatusReportFile.write(StatusReportFixtures.report(pid: child.processIdentifier, sensors: []), directory: state.path)
             let dead = try await Self.run(state, ["--json"])
             let daemon = try #require(try Self.json(dead)["daemon"] as? [String: Any])

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 import GatewayDaemonTestSupport
+import GatewayTestSupport
 import Logging
 import ServiceLifecycle
 import Testing
@@ -54,12 +55,12 @@ extension Operations {
             let server = MetricsServer(address: ListenAddress(host: "127.0.0.1", port: 0)) { "edge_gateway_up 1\n" }
             let running = Task { try await server.run() }
             let port = try #require(await server.port)
-            #expect(try Self.exchange("POST /metrics HTTP/1.1\r\nHost: x\r\n\r\n", port: port).hasPrefix("HTTP/1.1 405 "))
-            #expect(try Self.exchange("GET /metrics SPDY/3\r\n\r\n", port: port).hasPrefix("HTTP/1.1 400 "))
-            #expect(try Self.exchange("GET\r\n\r\n", port: port).hasPrefix("HTTP/1.1 400 "))
-            #expect(try Self.exchange(String(repeating: "X", count: 8192), port: port).hasPrefix("HTTP/1.1 400 "))
-            #expect(try Self.exchange("GET /metrics/../etc HTTP/1.1\r\n\r\n", port: port).hasPrefix("HTTP/1.1 404 "))
-            let head = try Self.exchange("HEAD /metrics?x=1 HTTP/1.0\r\n\r\n", port: port)
+            #expect(try await Self.exchange("POST /metrics HTTP/1.1\r\nHost: x\r\n\r\n", port: port).hasPrefix("HTTP/1.1 405 "))
+            #expect(try await Self.exchange("GET /metrics SPDY/3\r\n\r\n", port: port).hasPrefix("HTTP/1.1 400 "))
+            #expect(try await Self.exchange("GET\r\n\r\n", port: port).hasPrefix("HTTP/1.1 400 "))
+            #expect(try await Self.exchange(String(repeating: "X", count: 8192), port: port).hasPrefix("HTTP/1.1 400 "))
+            #expect(try await Self.exchange("GET /metrics/../etc HTTP/1.1\r\n\r\n", port: port).hasPrefix("HTTP/1.1 404 "))
+            let head = try await Self.exchange("HEAD /metrics?x=1 HTTP/1.0\r\n\r\n", port: port)
             #expect(head.hasPrefix("HTTP/1.1 200 ") && head.hasSuffix("\r\n\r\n"))
             let scrape = try await LoopbackHTTP.get("http://127.0.0.1:\(port)/metrics")
             #expect(String(decoding: scrape.body, as: UTF8.self) == "edge_gateway_up 1\n")
@@ -67,8 +68,15 @@ extension Operations {
             _ = await running.result
         }
 
-        /// Sends `request` raw on a new connection and reads the reply until the server closes.
-        static func exchange(_ request: String, port: Int) throws -> String {
+        /// Sends `request` raw on a new connection and reads the reply until the server closes,
+        /// on a thread of its own: the server renders its reply on the cooperative pool.
+        static func exchange(_ request: String, port: Int) async throws -> String {
+            try await offThePool { try blockingExchange(request, port: port) }
+        }
+
+        struct ConnectFailed: Error {}
+
+        private static func blockingExchange(_ request: String, port: Int) throws -> String {
             let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             defer { close(socket) }
             var address = sockaddr_in()
@@ -78,7 +86,7 @@ extension Operations {
             let connected = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
-            try #require(connected == 0)
+            guard connected == 0 else { throw ConnectFailed() }
             _ = Array(request.utf8).withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             var reply: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 4096)

@@ -26,27 +26,27 @@ extension Operations {
         }
 
         @Test("sends READY, STATUS (kept on one line), WATCHDOG and STOPPING datagrams to a socket path")
-        func pathSocket() throws {
+        func pathSocket() async throws {
             let directory = try TemporaryDirectory("notify")
             defer { directory.remove() }
             let receiver = try DatagramReceiver(name: directory.file("notify"))
             let notifier = try #require(SystemdNotifier(environment: ["NOTIFY_SOCKET": receiver.name]))
             try notifier.ready(status: "3 straps\nstreaming")
-            #expect(try receiver.receive() == "READY=1\nSTATUS=3 straps streaming")
+            #expect(try await receiver.receive() == "READY=1\nSTATUS=3 straps streaming")
             try notifier.status("uploading 120 samples")
-            #expect(try receiver.receive() == "STATUS=uploading 120 samples")
+            #expect(try await receiver.receive() == "STATUS=uploading 120 samples")
             try notifier.watchdog()
-            #expect(try receiver.receive() == "WATCHDOG=1")
+            #expect(try await receiver.receive() == "WATCHDOG=1")
             try notifier.stopping()
-            #expect(try receiver.receive() == "STOPPING=1")
+            #expect(try await receiver.receive() == "STOPPING=1")
         }
 
         @Test("sends to an abstract socket named with @")
-        func abstractSocket() throws {
+        func abstractSocket() async throws {
             let receiver = try DatagramReceiver(name: "@edge-gateway-test-\(UUID().uuidString)")
             let notifier = try #require(SystemdNotifier(environment: ["NOTIFY_SOCKET": receiver.name]))
             try notifier.ready()
-            #expect(try receiver.receive() == "READY=1")
+            #expect(try await receiver.receive() == "READY=1")
         }
 
         @Test("throws a systemd.notify-failed error when nobody listens at the socket")

@@ -9,20 +9,20 @@ struct SchemaValidationTests {
     let samples = "Fixtures/omh-samples"
 
     @Test("the contract's example and JHE's example pass, and a 'bpm' unit fails (the validator can fail)")
-    func validatorSeesGoodAndBad() throws {
+    func validatorSeesGoodAndBad() async throws {
         let dir = SchemaValidator.fixtures.appendingPathComponent("omh-samples")
-        let good = try SchemaValidator.validate([
+        let good = try await SchemaValidator.validate([
             ("--point", dir.appendingPathComponent("contract-heart-rate-example.json")),
             ("--point", dir.appendingPathComponent("omh_heart-rate_2-0.json")),
         ])
         #expect(good.status == 0, "\(good.output)")
-        let bad = try SchemaValidator.validate([("--point", dir.appendingPathComponent("bpm-unit-should-fail.json"))])
+        let bad = try await SchemaValidator.validate([("--point", dir.appendingPathComponent("bpm-unit-should-fail.json"))])
         #expect(bad.status == 1, "\(bad.output)")
         #expect(bad.output.contains("beats/min"))
     }
 
     @Test("bundles of seeded samples pass the schemas in every mode: every sample, with RR, windowed")
-    func generatedBundlesValidate() throws {
+    func generatedBundlesValidate() async throws {
         // UPLINK_BUNDLE_DIR=DIR keeps the Bundles, e.g. to check them with the workplace's jhe-check tool.
         let kept = ProcessInfo.processInfo.environment["UPLINK_BUNDLE_DIR"].map { URL(fileURLWithPath: $0) }
         let scratch = try kept ?? SchemaValidator.scratchDirectory()
@@ -54,7 +54,7 @@ struct SchemaValidationTests {
             try encoder.bundleData(upload.items.map(\.observation)).write(to: file)
             inputs.append(("--bundle", file))
         }
-        let report = try SchemaValidator.validate(inputs)
+        let report = try await SchemaValidator.validate(inputs)
         #expect(report.status == 0, "\(report.output.suffix(2000))")
         #expect(report.output.contains(" 0 failed"))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import GatewayTestSupport
 
 /// Runs `Fixtures/validate-omh.py` (python3 + jsonschema against the real IEEE/OMH schemas
 /// copied into the fixtures) on files the test wrote.
@@ -12,7 +13,7 @@ enum SchemaValidator {
     }
 
     /// Validates each `(flag, file)` pair, flag being `--bundle` or `--point`.
-    static func validate(_ inputs: [(String, URL)]) throws -> Report {
+    static func validate(_ inputs: [(String, URL)]) async throws -> Report {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments =
@@ -25,7 +26,7 @@ enum SchemaValidator {
         process.standardOutput = handle
         process.standardError = handle
         try process.run()
-        process.waitUntilExit()
+        await process.waitForExit()
         try handle.close()
         return Report(status: process.terminationStatus, output: try String(contentsOf: output, encoding: .utf8))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import GatewayTestSupport
 
 /// A throw-away CA and a server certificate for 127.0.0.1 signed by it, made with openssl.
 struct TestCertificates {
@@ -12,32 +13,32 @@ struct TestCertificates {
         var description: String { "openssl \(arguments.joined(separator: " ")) failed (openssl is needed for TLS tests)" }
     }
 
-    init(in directory: URL) throws {
+    init(in directory: URL) async throws {
         self.directory = directory
         let path = { (name: String) in directory.appendingPathComponent(name).path }
         try Data("subjectAltName=IP:127.0.0.1\n".utf8).write(to: URL(fileURLWithPath: path("ext.cnf")))
-        try Self.openssl([
+        try await Self.openssl([
             "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=edge-gateway test CA",
             "-keyout", path("ca.key"), "-out", path("ca.pem"),
         ])
-        try Self.openssl([
+        try await Self.openssl([
             "req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=127.0.0.1",
             "-keyout", path("server.key"), "-out", path("server.csr"),
         ])
-        try Self.openssl([
+        try await Self.openssl([
             "x509", "-req", "-in", path("server.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"),
             "-CAcreateserial", "-days", "2", "-extfile", path("ext.cnf"), "-out", path("server.pem"),
         ])
     }
 
-    static func openssl(_ arguments: [String]) throws {
+    static func openssl(_ arguments: [String]) async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["openssl"] + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
+        await process.waitForExit()
         guard process.terminationStatus == 0 else { throw OpenSSLFailed(arguments: arguments) }
     }
 }

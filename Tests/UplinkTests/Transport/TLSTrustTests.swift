@@ -10,7 +10,7 @@ struct TLSTrustTests {
     func privateCA() async throws {
         let directory = try SchemaValidator.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let certificates = try TestCertificates(in: directory)
+        let certificates = try await TestCertificates(in: directory)
         let simulator = JHESimulator(
             tls: SimulatorTLS(
                 certificateChainPath: certificates.serverCertificatePath, privateKeyPath: certificates.serverKeyPath))

@@ -1,4 +1,5 @@
 import Foundation
+import GatewayTestSupport
 import Testing
 @testable import Uplink
 
@@ -57,7 +58,7 @@ struct TransportConfigurationTests {
         openssl.standardOutput = FileHandle.nullDevice
         openssl.standardError = FileHandle.nullDevice
         try openssl.run()
-        openssl.waitUntilExit()
+        await openssl.waitForExit()
         try #require(openssl.terminationStatus == 0, "openssl is needed to make a test CA")
         #expect(throws: Never.self) { try CurlTransport(caFile: pem.path) }
     }

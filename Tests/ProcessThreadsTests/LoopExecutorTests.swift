@@ -1,0 +1,134 @@
+import CLinux
+import Foundation
+import GatewayTestSupport
+import Synchronization
+import Testing
+
+@testable import ProcessThreads
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The loop executor the daemon runs on: its jobs run on its one thread, in order; its timers
+/// carry `Task.sleep`, wake in deadline order and never early; and its thread sleeps while
+/// there is nothing to do. Each test runs its own executor on a thread of its own and reaches it
+/// through a task executor preference, so the test process keeps its usual global executor.
+@Suite struct LoopExecutorTests {
+    @Test func jobsRunOnTheExecutorsOwnThreadInTheOrderTheyCame() async throws {
+        let executor = try await startedLoop()
+        defer { executor.stop() }
+        let thread = await withTaskExecutorPreference(executor) { gettid() }
+        #expect(thread == executor.thread)
+
+        let order = Shared<[Int]>([])
+        let tasks = (0 ..< 200).map { index in
+            Task(executorPreference: executor) { order.value.withLock { $0.append(index) } }
+        }
+        for task in tasks { await task.value }
+        #expect(order.value.withLock { $0 } == Array(0 ..< 200))
+    }
+
+    @Test func sleepsAreTheExecutorsTimersAndWakeInDeadlineOrderNeverEarly() async throws {
+        let executor = try await startedLoop()
+        defer { executor.stop() }
+        let finished = Shared<[Int]>([])
+        let results = await withTaskExecutorPreference(executor) {
+            await withTaskGroup(of: Bool.self) { group in
+                for milliseconds in [600, 200, 400] {
+                    group.addTask {
+                        let start = ContinuousClock.now
+                        try? await Task.sleep(for: .milliseconds(milliseconds))
+                        finished.value.withLock { $0.append(milliseconds) }
+                        return ContinuousClock.now - start >= .milliseconds(milliseconds)
+                    }
+                }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+        }
+        // All three waited on this executor's timers, not on the platform's.
+        #expect(executor.timersScheduled == 3)
+        #expect(results == [true, true, true])
+        #expect(finished.value.withLock { $0 } == [200, 400, 600])
+    }
+
+    @Test func anEarlierTimerWakesAThreadAsleepUntilALaterOne() async throws {
+        let executor = try await startedLoop()
+        defer { executor.stop() }
+        let long = Task(executorPreference: executor) { try await Task.sleep(for: .seconds(600)) }
+        try await waitUntil { executor.sleepingJobs == 1 }
+        let start = ContinuousClock.now
+        try await withTaskExecutorPreference(executor) { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(ContinuousClock.now - start < .seconds(300))
+        long.cancel()
+        await #expect(throws: CancellationError.self) { try await long.value }
+    }
+
+    @Test func cancellingASleepingTaskResumesItAtOnce() async throws {
+        let executor = try await startedLoop()
+        defer { executor.stop() }
+        let sleeper = Task(executorPreference: executor) { try await Task.sleep(for: .seconds(600)) }
+        try await waitUntil { executor.sleepingJobs == 1 }
+        sleeper.cancel()
+        await #expect(throws: CancellationError.self) { try await sleeper.value }
+    }
+
+    @Test func jobsEnqueuedFromManyThreadsAtOnceAllRun() async throws {
+        let executor = try await startedLoop()
+        defer { executor.stop() }
+        let count = Shared(0)
+        await withTaskGroup(of: Void.self) { senders in
+            for _ in 0 ..< 8 {
+                senders.addTask {
+                    let tasks = (0 ..< 500).map { _ in Task(executorPreference: executor) { count.value.withLock { $0 += 1 } } }
+                    for task in tasks { await task.value }
+                }
+            }
+        }
+        #expect(count.value.withLock { $0 } == 4000)
+    }
+
+    @Test func anIdleExecutorsThreadIsNotWokenEvenWithATimerPending() async throws {
+        let executor = try await startedLoop()
+        defer { executor.stop() }
+        let sleeper = Task(executorPreference: executor) { try await Task.sleep(for: .seconds(600)) }
+        try await waitUntil { executor.sleepingJobs == 1 }
+        try await waitUntil { try kernelFunction(of: executor.thread).contains("poll") }
+        let before = try runCount(of: executor.thread)
+        // A window in which nothing is due: the thread must stay asleep through all of it.
+        try await Task.sleep(for: .seconds(2))
+        #expect(try runCount(of: executor.thread) == before)
+        sleeper.cancel()
+        _ = try? await sleeper.value
+        #expect(try runCount(of: executor.thread) > before)
+    }
+
+    /// A loop executor running on a new thread.
+    private func startedLoop() async throws -> LoopExecutor {
+        let executor = LoopExecutor()
+        DetachedThread.start(name: "test-loop") { try? executor.run() }
+        try await waitUntil { executor.thread != 0 }
+        return executor
+    }
+
+    /// Where in the kernel thread `id` of this process sleeps (`wchan`): `poll_schedule_timeout…`
+    /// once it is in `ppoll`.
+    private func kernelFunction(of id: Int32) throws -> String {
+        try String(contentsOfFile: "/proc/self/task/\(id)/wchan", encoding: .utf8)
+    }
+
+    /// How many times the kernel has put thread `id` of this process on a CPU (schedstat's
+    /// third field).
+    private func runCount(of id: Int32) throws -> Int {
+        let text = try String(contentsOfFile: "/proc/self/task/\(id)/schedstat", encoding: .utf8)
+        let fields = text.split(whereSeparator: \.isWhitespace)
+        return try #require(fields.count >= 3 ? Int(fields[2]) : nil)
+    }
+}
+
+/// A value the test's tasks update together: a `Mutex` the closures can capture.
+private final class Shared<Value: Sendable>: Sendable {
+    let value: Mutex<Value>
+
+    init(_ initial: Value) { value = Mutex(initial) }
+}
