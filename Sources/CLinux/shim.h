@@ -6,26 +6,29 @@
  * - mallinfo2(3): heap in use, for the benchmarks' memory figures.
  * - getrandom(2): random bytes in one system call (sample UUIDs), without opening a file.
  * - prctl(2) PR_SET_NAME: a thread's name, as top -H shows it (prctl is variadic).
- * - eventfd(2) and ppoll(2): how the loop executor's thread is woken, and how it sleeps until
- *   its next timer with nanosecond precision (ppoll needs _GNU_SOURCE, set here), and gettid(2),
- *   which names the thread in /proc/self/task.
+ * - eventfd(2) and ppoll(2): how the loop executor's thread is woken and sleeps until its next
+ *   timer, to the nanosecond; gettid(2), which names a thread in /proc/self/task. glibc declares
+ *   ppoll only under _GNU_SOURCE, which would change struct layouts and break this module
+ *   against Glibc's, so its prototype is declared here (glibc exports it whatever the macros).
  */
 #ifndef CLINUX_SHIM_H
 #define CLINUX_SHIM_H
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
 #include <malloc.h>
 #include <poll.h>
+#include <signal.h>
 #include <sys/eventfd.h>
 #include <sys/random.h>
 #include <sys/timex.h>
+#include <time.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 static inline int clinux_name_thread(const char *name) {
     return prctl(PR_SET_NAME, (unsigned long)name, 0UL, 0UL, 0UL);
 }
+extern int ppoll(struct pollfd *fds, nfds_t count, const struct timespec *timeout, const sigset_t *mask);
+
 /* Sleeps until `descriptor` is readable or `nanoseconds` have passed (forever when negative);
    returns what ppoll returns: 1 readable, 0 timed out, -1 with errno set (EINTR). */
 static inline int clinux_wait_readable(int descriptor, long long nanoseconds) {
@@ -33,5 +36,10 @@ static inline int clinux_wait_readable(int descriptor, long long nanoseconds) {
     if (nanoseconds < 0) return ppoll(&entry, 1, NULL, NULL);
     struct timespec timeout = { .tv_sec = nanoseconds / 1000000000LL, .tv_nsec = nanoseconds % 1000000000LL };
     return ppoll(&entry, 1, &timeout, NULL);
+}
+
+/* The calling thread's kernel id. */
+static inline int clinux_thread_id(void) {
+    return (int)syscall(SYS_gettid);
 }
 #endif

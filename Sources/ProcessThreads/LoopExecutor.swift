@@ -95,7 +95,7 @@ final class LoopExecutor: MainExecutor, TaskExecutor, SchedulingExecutor, @unche
 
     /// Runs jobs on the calling thread until `stop()`.
     func run() throws {
-        threadID.store(gettid(), ordering: .releasing)
+        threadID.store(clinux_thread_id(), ordering: .releasing)
         let executor = asUnownedSerialExecutor()
         var batch: [UnownedJob] = []
         while true {
@@ -136,7 +136,7 @@ final class LoopExecutor: MainExecutor, TaskExecutor, SchedulingExecutor, @unche
 
     /// Whether the caller runs on the loop's thread.
     func isIsolatingCurrentContext() -> Bool? {
-        gettid() == thread
+        clinux_thread_id() == thread
     }
 
     /// Sleeps until `signal()` or the timeout (forever when negative), and clears the eventfd.

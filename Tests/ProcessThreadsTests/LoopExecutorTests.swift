@@ -18,7 +18,7 @@ import Glibc
     @Test func jobsRunOnTheExecutorsOwnThreadInTheOrderTheyCame() async throws {
         let executor = try await startedLoop()
         defer { executor.stop() }
-        let thread = await withTaskExecutorPreference(executor) { gettid() }
+        let thread = await withTaskExecutorPreference(executor) { clinux_thread_id() }
         #expect(thread == executor.thread)
 
         let order = Shared<[Int]>([])
