@@ -20,7 +20,13 @@ final class HostileHTTPServer: Sendable {
         case answerKeepingAlive
     }
 
+    /// A loopback address of its own (127.0.1.2 to 127.0.1.251, in turn). libcurl's connection
+    /// cache is shared by the whole test process and keyed by host and port: on 127.0.0.1, a
+    /// kept-alive connection to an earlier server (any test's) that had the same port from the
+    /// kernel could take this server's request, and the server would never see it.
+    let host: String
     let port: UInt16
+    private static let servers = Atomic<Int>(0)
     private let listener: Int32
     private let behaviour: Behaviour
     private let accepted = Mutex(0)
@@ -31,10 +37,11 @@ final class HostileHTTPServer: Sendable {
 
     init(_ behaviour: Behaviour) throws {
         self.behaviour = behaviour
+        host = "127.0.1.\(2 + Self.servers.add(1, ordering: .relaxed).oldValue % 250)"
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr.s_addr = inet_addr(host)
         address.sin_port = 0
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
@@ -52,8 +59,8 @@ final class HostileHTTPServer: Sendable {
         Thread.detachNewThread { [self] in acceptLoop() }
     }
 
-    /// `http://127.0.0.1:<port>`.
-    var baseURL: String { "http://127.0.0.1:\(port)" }
+    /// `http://<host>:<port>`.
+    var baseURL: String { "http://\(host):\(port)" }
 
     /// Connections accepted so far.
     var connections: Int { accepted.withLock { $0 } }

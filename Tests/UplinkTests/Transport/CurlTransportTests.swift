@@ -47,7 +47,7 @@ struct CurlTransportTests {
         } catch {
             #expect(error.code == .connectionFailed)
             #expect(error.message.contains("connection refused"))
-            #expect(error.message.contains("127.0.0.1"))
+            #expect(error.message.contains(server.host))
         }
     }
 
