@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         // Only the lab's JHE stand-in uses Hummingbird; without the FullFoundation trait, so that
         // the tests and the lab do not link ICU (~40 MB).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
@@ -30,7 +31,7 @@ let package = Package(
         .target(name: "GATTHeartRate"),
         .target(name: "DurableFile"),
         .systemLibrary(name: "CBlueZ", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
-        .target(name: "ProcessThreads", dependencies: ["CLinux"]),
+        .target(name: "ProcessThreads", dependencies: ["CLinux", .product(name: "HeapModule", package: "swift-collections")]),
         .target(name: "DBus", dependencies: ["CBlueZ", "ProcessThreads"]),
         .target(name: "BlueZ", dependencies: ["DBus"]),
         .systemLibrary(name: "CLinux"),

@@ -69,8 +69,11 @@ import Glibc
         defer { executor.stop() }
         let sleeper = Task(executorPreference: executor) { try await Task.sleep(for: .seconds(600)) }
         try await waitUntil { executor.sleepingJobs == 1 }
+        let start = ContinuousClock.now
         sleeper.cancel()
         await #expect(throws: CancellationError.self) { try await sleeper.value }
+        // Not at the end of its 600 s sleep, which would throw the same error.
+        #expect(ContinuousClock.now - start < .seconds(300))
     }
 
     @Test func jobsEnqueuedFromManyThreadsAtOnceAllRun() async throws {
