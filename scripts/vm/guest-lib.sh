@@ -29,6 +29,12 @@ step() {
     return $rc
 }
 
+# Records that attempt $2 of step $1 failed, for reason $3 (the summary lists every retry).
+note_retry() {
+    log "retry: $1 attempt $2 failed ($3)"
+    echo "$1 attempt $2: $3" >> /out/retries
+}
+
 # Runs the command after the first two arguments up to EGW_MAX_ATTEMPTS times; each failed
 # attempt is a retry of step $1, recorded with reason $2.
 retrying() {
@@ -36,8 +42,7 @@ retrying() {
     local attempt
     for ((attempt = 1; attempt <= EGW_MAX_ATTEMPTS; attempt++)); do
         "$@" && return 0
-        log "retry: $name attempt $attempt failed ($what)"
-        echo "$name attempt $attempt: $what" >> /out/retries
+        note_retry "$name" "$attempt" "$what"
     done
     return 1
 }
