@@ -34,10 +34,11 @@ public actor BlueZClient {
         let client = BlueZClient(connection: connection)
         let (signals, continuation) = AsyncStream<DBusMessage>.makeStream()
         // Notifications (a characteristic's new `Value`, ten times a second per strap) are left
-        // on the connection's thread: they go to their own subscriber alone. Mirroring them
-        // would wake this client, and publishing them every strap's event streams, per beat.
+        // on the connection's thread: they go to their own subscriber alone, which claims them
+        // undecoded, and those nobody claims are dropped here. Mirroring them would wake this
+        // client, and publishing them every strap's event streams, per beat.
         let subscription = try await connection.subscribe(
-            matching: DBusMatchRule(sender: BlueZName.service),
+            matching: DBusMatchRule(sender: BlueZName.service), includingClaimed: false,
             { signal in if !isNotification(signal) { continuation.yield(signal) } },
             finished: { continuation.finish() })
         continuation.onTermination = { _ in subscription.cancel() }

@@ -123,18 +123,11 @@ public struct GattCharacteristic: BlueZObject {
         let (frames, continuation) = AsyncStream<[UInt8]>.makeStream()
         let deliver = handler ?? { continuation.yield($0) }
         // Each notification goes from the connection's thread straight to the handler or into
-        // the frames stream: no task in between.
+        // the frames stream, read in place from libdbus's message: no decoding, no task between.
         let subscription: DBusSubscription
         do {
             subscription = try await client.connection.subscribe(
-                matching: DBusMatchRule(
-                    sender: BlueZName.service, interface: BlueZName.properties, member: "PropertiesChanged",
-                    path: path, arg0: BlueZName.gattCharacteristic),
-                { signal in
-                    if signal.body.count >= 2, let value = signal.body[1].stringDictionary?["Value"]?.bytes {
-                        deliver(value)
-                    }
-                },
+                toBytesOf: "Value", of: BlueZName.gattCharacteristic, at: path, from: BlueZName.service, deliver,
                 finished: { continuation.finish() })
         } catch {
             throw BlueZError(error, operation: operation)

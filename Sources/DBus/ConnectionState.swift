@@ -10,11 +10,14 @@ final class ConnectionState: @unchecked Sendable {
     /// call when the connection closes.
     struct Subscriber {
         let rule: DBusMatchRule
+        /// Whether it also wants the signals a `PropertyBytesSubscriber` claimed.
+        let includesClaimed: Bool
         let deliver: @Sendable (DBusMessage) -> Void
         let finish: @Sendable () -> Void
     }
 
     private var subscribers: [UInt64: Subscriber] = [:]
+    private var bytesSubscribers: [UInt64: PropertyBytesSubscriber] = [:]
     private var nextSubscriberID: UInt64 = 0
     private var owners: [String: String] = [:]
     private var trackedNames: Set<String> = []
@@ -23,16 +26,20 @@ final class ConnectionState: @unchecked Sendable {
     /// Hooks this state to the loop's incoming messages and its closing.
     func install(on loop: DBusLoop) {
         loop.incoming = { [self] loop, cMessage in
+            let claimed = claim(cMessage)
+            if claimed, !someoneWantsClaimed(cMessage) { return }
             let message = DBusMessageCodec.readMessage(cMessage)
             switch message.kind {
-            case .signal: route(message, loop: loop)
+            case .signal: route(message, claimed: claimed, loop: loop)
             case .methodCall: objects.handle(message, loop: loop)
             case .methodReturn, .error: break
             }
         }
         loop.closing = { [self] _ in
             for subscriber in subscribers.values { subscriber.finish() }
+            for subscriber in bytesSubscribers.values { subscriber.finish() }
             subscribers.removeAll()
+            bytesSubscribers.removeAll()
             objects.removeAll()
         }
     }
@@ -43,11 +50,40 @@ final class ConnectionState: @unchecked Sendable {
         return nextSubscriberID
     }
 
-    /// How many signal streams are live (for tests of unsubscription).
-    var subscriberCount: Int { subscribers.count }
+    func subscribe(_ subscriber: PropertyBytesSubscriber) -> UInt64 {
+        nextSubscriberID += 1
+        bytesSubscribers[nextSubscriberID] = subscriber
+        return nextSubscriberID
+    }
+
+    /// How many signal subscribers are live (for tests of unsubscription).
+    var subscriberCount: Int { subscribers.count + bytesSubscribers.count }
 
     func unsubscribe(_ id: UInt64) {
         subscribers.removeValue(forKey: id)
+        bytesSubscribers.removeValue(forKey: id)
+    }
+
+    /// Hands a `PropertiesChanged` of one byte-array property to the subscribers of that
+    /// property, read in place from libdbus's message; true when one took it.
+    private func claim(_ message: OpaquePointer) -> Bool {
+        guard !bytesSubscribers.isEmpty, dbus_message_get_type(message) == DBUS_MESSAGE_TYPE_SIGNAL,
+            let path = dbus_message_get_path(message), let sender = dbus_message_get_sender(message),
+            let change = PropertiesChangedBytes(message)
+        else { return false }
+        var claimed = false
+        for subscriber in bytesSubscribers.values where subscriber.claims(change, path: path, sender: sender, owner: { owners[$0] }) {
+            subscriber.deliver(Array(change.bytes))
+            claimed = true
+        }
+        return claimed
+    }
+
+    /// Whether a subscriber that takes claimed signals could match this one (only its sender
+    /// is compared: a false yes costs a decoding, never a lost signal).
+    private func someoneWantsClaimed(_ message: OpaquePointer) -> Bool {
+        guard let sender = dbus_message_get_sender(message) else { return true }
+        return subscribers.values.contains { $0.includesClaimed && $0.rule.mayMatch(sender: sender, owner: { owners[$0] }) }
     }
 
     /// `true` the first time `name` is asked for: the caller then subscribes to its changes.
@@ -59,7 +95,7 @@ final class ConnectionState: @unchecked Sendable {
         owners[name] = owner
     }
 
-    private func route(_ message: DBusMessage, loop: DBusLoop) {
+    private func route(_ message: DBusMessage, claimed: Bool, loop: DBusLoop) {
         if message.interface == "org.freedesktop.DBus.Local" && message.member == "Disconnected" {
             loop.shutDown()
             return
@@ -70,8 +106,12 @@ final class ConnectionState: @unchecked Sendable {
         {
             owners[name] = newOwner.isEmpty ? nil : newOwner
         }
-        for subscriber in subscribers.values where subscriber.rule.matches(message, owner: { owners[$0] }) {
+        for subscriber in subscribers.values where (subscriber.includesClaimed || !claimed) && subscriber.rule.matches(message, owner: { owners[$0] }) {
             subscriber.deliver(message)
+        }
+        guard !claimed else { return }
+        for subscriber in bytesSubscribers.values where subscriber.rule.matches(message, owner: { owners[$0] }) {
+            if let bytes = subscriber.bytes(in: message) { subscriber.deliver(bytes) }
         }
     }
 }

@@ -180,15 +180,28 @@ public final class DBusConnection: Sendable {
     /// the subscription is cancelled or the connection closes (then `finished` is called).
     /// For hot paths: a handler that picks out what it needs and yields it to its consumer
     /// saves the hand-over through an intermediate stream and task that `signals(matching:)`
-    /// costs. `deliver` must not block.
+    /// costs. `deliver` must not block. With `includingClaimed` false, the signals a
+    /// `subscribe(toBytesOf:…)` subscriber took whole are left out (a mirror of the sender's
+    /// objects that has no use for every notification saves their decoding).
     public func subscribe(
-        matching rule: DBusMatchRule, _ deliver: @escaping @Sendable (DBusMessage) -> Void, finished: @escaping @Sendable () -> Void
+        matching rule: DBusMatchRule, includingClaimed: Bool = true, _ deliver: @escaping @Sendable (DBusMessage) -> Void,
+        finished: @escaping @Sendable () -> Void
+    ) async throws(DBusError) -> DBusSubscription {
+        try await addMatch(rule) { state in
+            state.subscribe(ConnectionState.Subscriber(rule: rule, includesClaimed: includingClaimed, deliver: deliver, finish: finished))
+        }
+    }
+
+    /// Registers a subscriber on the loop thread (`register` returns its id) and its rule with
+    /// the bus; cancelling the subscription undoes both.
+    func addMatch(
+        _ rule: DBusMatchRule, register: @escaping @Sendable (ConnectionState) -> UInt64
     ) async throws(DBusError) -> DBusSubscription {
         if let sender = rule.sender, !sender.hasPrefix(":"), sender != Self.busName {
             try await track(name: sender)
         }
         let state = state
-        let id = await onLoop { _ in state.subscribe(ConnectionState.Subscriber(rule: rule, deliver: deliver, finish: finished)) }
+        let id = await onLoop { _ in register(state) }
         let subscription = DBusSubscription { [loop] in
             loop.submit { loop in
                 state.unsubscribe(id)

@@ -36,6 +36,15 @@ final class DBusLoop: @unchecked Sendable {
     /// Other descriptors polled on this thread (`DBusConnection.watch(readable:_:ended:)`).
     private var descriptorWatches: [UInt64: DescriptorWatch] = [:]
     private var nextDescriptorWatch: UInt64 = 0
+    /// Whether the wake pipe has bytes to drain: set when `poll` finds it readable (and at
+    /// start), so a loop woken by the bus alone makes no `read` of it.
+    private var wakeSignalled = true
+    /// What the last `poll` waited on, kept between turns so a turn allocates nothing: the
+    /// descriptors (the wake pipe first, then `polled`, then `polledWatchIDs`'), the libdbus
+    /// watches among them and the descriptor watches'.
+    private var descriptors: [pollfd] = []
+    private var polled: [OpaquePointer] = []
+    private var polledWatchIDs: [UInt64] = []
 
     /// A descriptor read on the loop thread: `readable` drains it and says whether to go on.
     struct DescriptorWatch {
@@ -216,8 +225,12 @@ final class DBusLoop: @unchecked Sendable {
     }
 
     private func runJobs() {
-        var one = [UInt8](repeating: 0, count: 64)
-        while read(wakeRead, &one, one.count) > 0 {}
+        if wakeSignalled {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { buffer in
+                while read(wakeRead, buffer.baseAddress, buffer.count) > 0 {}
+            }
+            wakeSignalled = false
+        }
         while true {
             let batch = jobs.withLock { state -> [Job] in
                 defer { state.queue.removeAll() }
@@ -234,8 +247,10 @@ final class DBusLoop: @unchecked Sendable {
     }
 
     private func pollOnce() {
-        var descriptors = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-        var polled: [OpaquePointer] = []
+        descriptors.removeAll(keepingCapacity: true)
+        polled.removeAll(keepingCapacity: true)
+        polledWatchIDs.removeAll(keepingCapacity: true)
+        descriptors.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
         for watch in watches where dbus_watch_get_enabled(watch) != 0 {
             let flags = dbus_watch_get_flags(watch)
             var events: Int16 = 0
@@ -244,9 +259,9 @@ final class DBusLoop: @unchecked Sendable {
             descriptors.append(pollfd(fd: dbus_watch_get_unix_fd(watch), events: events, revents: 0))
             polled.append(watch)
         }
-        let extra = descriptorWatches.map { ($0.key, $0.value.readable) }
-        for (id, _) in extra {
-            descriptors.append(pollfd(fd: descriptorWatches[id]!.descriptor, events: Int16(POLLIN), revents: 0))
+        for (id, watch) in descriptorWatches {
+            descriptors.append(pollfd(fd: watch.descriptor, events: Int16(POLLIN), revents: 0))
+            polledWatchIDs.append(id)
         }
         let now = ContinuousClock.now
         let nearest = timeouts.compactMap(\.deadline).min()
@@ -261,6 +276,7 @@ final class DBusLoop: @unchecked Sendable {
             } ?? -1
         let ready = poll(&descriptors, nfds_t(descriptors.count), waitMilliseconds)
         if ready > 0 {
+            if descriptors[0].revents != 0 { wakeSignalled = true }
             for (index, watch) in polled.enumerated() {
                 let revents = descriptors[index + 1].revents
                 guard revents != 0, watches.contains(watch) else { continue }
@@ -271,8 +287,8 @@ final class DBusLoop: @unchecked Sendable {
                 if revents & Int16(POLLHUP) != 0 { flags |= DBUS_WATCH_HANGUP.rawValue }
                 dbus_watch_handle(watch, flags)
             }
-            for (offset, (id, readable)) in extra.enumerated() where descriptors[1 + polled.count + offset].revents != 0 {
-                if descriptorWatches[id] != nil && !readable() { removeDescriptorWatch(id) }
+            for (offset, id) in polledWatchIDs.enumerated() where descriptors[1 + polled.count + offset].revents != 0 {
+                if let watch = descriptorWatches[id], !watch.readable() { removeDescriptorWatch(id) }
             }
         }
         let after = ContinuousClock.now

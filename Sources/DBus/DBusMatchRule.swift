@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Which signals a subscriber wants: the bus delivers them, and the connection routes each
 /// to the subscribers whose rule it matches.
 public struct DBusMatchRule: Hashable, Sendable, CustomStringConvertible {
@@ -49,9 +53,8 @@ public struct DBusMatchRule: Hashable, Sendable, CustomStringConvertible {
     /// unique name that currently owns it (signals always carry the unique name).
     func matches(_ message: DBusMessage, owner: (String) -> String?) -> Bool {
         guard message.kind == .signal else { return false }
-        if let sender {
-            let expected = sender.hasPrefix(":") || sender == "org.freedesktop.DBus" ? sender : owner(sender)
-            guard let expected, message.sender == expected else { return false }
+        if sender != nil {
+            guard let expected = expectedSender(owner: owner), message.sender == expected else { return false }
         }
         if let interface, message.interface != interface { return false }
         if let member, message.member != member { return false }
@@ -63,5 +66,20 @@ public struct DBusMatchRule: Hashable, Sendable, CustomStringConvertible {
             guard case .string(let first)? = message.body.first, first == arg0 else { return false }
         }
         return true
+    }
+
+    /// Whether a signal from the unique name `sender` may match: false when the rule wants
+    /// another sender. The test a signal passes before it is decoded.
+    func mayMatch(sender: UnsafePointer<CChar>, owner: (String) -> String?) -> Bool {
+        guard self.sender != nil else { return true }
+        guard let expected = expectedSender(owner: owner) else { return false }
+        return expected.withCString { strcmp($0, sender) } == 0
+    }
+
+    /// The unique name signals must come from: the rule's own when it names one (or the bus),
+    /// else the current owner of its well-known name (`nil` while nobody owns it).
+    private func expectedSender(owner: (String) -> String?) -> String? {
+        guard let sender else { return nil }
+        return sender.hasPrefix(":") || sender == "org.freedesktop.DBus" ? sender : owner(sender)
     }
 }

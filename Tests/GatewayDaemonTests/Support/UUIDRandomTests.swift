@@ -14,4 +14,14 @@ struct UUIDRandomTests {
             #expect("89AB".contains(Array(text)[19]), "\(text)")
         }
     }
+
+    @Test("ids drawn at once from eight threads, across many refills of the shared pool, are all distinct")
+    func distinctAcrossThreads() async {
+        let ids = await withTaskGroup(of: [UUID].self) { group in
+            for _ in 0 ..< 8 { group.addTask { (0 ..< 2_000).map { _ in UUID.random() } } }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(ids.count == 16_000)
+        #expect(Set(ids).count == ids.count)
+    }
 }

@@ -1,0 +1,83 @@
+@testable import DBus
+import GatewayTestSupport
+import Testing
+
+@Suite("D-Bus byte-array property subscriptions")
+struct DBusPropertyBytesTests {
+    static let interface = "org.example.Characteristic"
+
+    /// `PropertiesChanged` of `Self.interface`: `changed`, and `invalidated` names.
+    static func changed(_ changed: [String: DBusValue], invalidated: [String] = [], interface: String = interface) -> [DBusValue] {
+        [.string(interface), .properties(changed), .strings(invalidated)]
+    }
+
+    /// A stream of what a `subscribe(toBytesOf: "Value", …)` on `/char` from `sender` delivers.
+    static func values(on fixture: BusFixture, from sender: String) async throws -> (AsyncStream<[UInt8]>, DBusSubscription) {
+        let (stream, continuation) = AsyncStream<[UInt8]>.makeStream()
+        let subscription = try await fixture.client.subscribe(
+            toBytesOf: "Value", of: interface, at: "/char", from: sender, { continuation.yield($0) },
+            finished: { continuation.finish() })
+        return (stream, subscription)
+    }
+
+    @Test("delivers the property's bytes from its sender, path and interface only, in order, and nothing of another type")
+    func deliversOnlyTheSubscribedProperty() async throws {
+        let fixture = try await BusFixture.start()
+        try await fixture.server.requestName("org.example.Strap")
+        let (values, subscription) = try await Self.values(on: fixture, from: "org.example.Strap")
+        defer { subscription.cancel() }
+        let impostor = try await DBusConnection.connect(.address(fixture.bus.address))
+        let properties = "org.freedesktop.DBus.Properties"
+        try await fixture.server.emit("/char", interface: properties, member: "PropertiesChanged", Self.changed(["Value": .bytes([0x16, 72])]))
+        try await fixture.server.emit("/other", interface: properties, member: "PropertiesChanged", Self.changed(["Value": .bytes([1])]))
+        try await fixture.server.emit(
+            "/char", interface: properties, member: "PropertiesChanged", Self.changed(["Value": .bytes([2])], interface: "org.example.Other"))
+        try await fixture.server.emit("/char", interface: properties, member: "PropertiesChanged", Self.changed(["Value": .string("x")]))
+        try await fixture.server.emit("/char", interface: properties, member: "PropertiesChanged", Self.changed(["Notifying": .boolean(true)]))
+        try await impostor.emit("/char", interface: properties, member: "PropertiesChanged", Self.changed(["Value": .bytes([3])]))
+        try await fixture.server.emit("/char", interface: properties, member: "PropertiesChanged", Self.changed(["Value": .bytes([])]))
+        try await fixture.server.emit(
+            "/char", interface: properties, member: "PropertiesChanged", Self.changed(["Value": .bytes([0x10, 60, 0, 4])]))
+        #expect(await collect(3, from: values) == [[0x16, 72], [], [0x10, 60, 0, 4]])
+    }
+
+    @Test("a signal changing the property alone is claimed: only subscribers that include claimed signals see it")
+    func claimedSignalsSkipSubscribersThatOptedOut() async throws {
+        let fixture = try await BusFixture.start()
+        let sender = fixture.server.uniqueName
+        let (values, subscription) = try await Self.values(on: fixture, from: sender)
+        defer { subscription.cancel() }
+        let rule = DBusMatchRule(sender: sender, member: "PropertiesChanged")
+        let everything = try await fixture.client.signals(matching: rule)
+        let (mirror, mirrorContinuation) = AsyncStream<DBusMessage>.makeStream()
+        let mirrorSubscription = try await fixture.client.subscribe(
+            matching: rule, includingClaimed: false, { mirrorContinuation.yield($0) }, finished: { mirrorContinuation.finish() })
+        defer { mirrorSubscription.cancel() }
+        let properties = "org.freedesktop.DBus.Properties"
+        let alone = Self.changed(["Value": .bytes([1])])
+        let withMore = Self.changed(["Value": .bytes([2]), "Notifying": .boolean(true)])
+        let invalidating = Self.changed(["Value": .bytes([3])], invalidated: ["Flags"])
+        for body in [alone, withMore, invalidating] {
+            try await fixture.server.emit("/char", interface: properties, member: "PropertiesChanged", body)
+        }
+        #expect(await collect(3, from: values) == [[1], [2], [3]])
+        #expect(await collect(3, from: everything).map(\.body) == [alone, withMore, invalidating])
+        #expect(await collect(2, from: mirror).map(\.body) == [withMore, invalidating])
+    }
+
+    @Test("is removed from the connection when cancelled, and ends when the connection closes")
+    func removedOnCancelAndEndedWithTheConnection() async throws {
+        let fixture = try await BusFixture.start()
+        let (values, subscription) = try await Self.values(on: fixture, from: fixture.server.uniqueName)
+        #expect(await fixture.client.signalSubscriberCount == 1)
+        subscription.cancel()
+        #expect(await eventually { await fixture.client.signalSubscriberCount == 0 })
+
+        let (open, _) = try await Self.values(on: fixture, from: fixture.server.uniqueName)
+        fixture.client.close()
+        var count = 0
+        for await _ in open { count += 1 }
+        #expect(count == 0)
+        _ = values
+    }
+}
