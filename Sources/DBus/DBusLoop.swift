@@ -40,8 +40,8 @@ final class DBusLoop: @unchecked Sendable {
     /// start), so a loop woken by the bus alone makes no `read` of it.
     private var wakeSignalled = true
     /// What the last `poll` waited on, kept between turns so a turn allocates nothing: the
-    /// descriptors (the wake pipe first, then `polled`, then `polledWatchIDs`'), the libdbus
-    /// watches among them and the descriptor watches'.
+    /// descriptors (the wake pipe's first, then those of `polled`, then those of
+    /// `polledWatchIDs`), the libdbus watches among them, and the ids of the descriptor watches.
     private var descriptors: [pollfd] = []
     private var polled: [OpaquePointer] = []
     private var polledWatchIDs: [UInt64] = []
