@@ -50,7 +50,7 @@ ENV
 
 say "booting $kernel_version under qemu (TCG)"
 boot_started=$SECONDS
-boot_guest "$kernel_version" "$work/initrd.gz" "$here/guest-init.sh" "$out" "${EGW_VM_TIMEOUT:-1500}"
+boot_guest_again_after_oops "$kernel_version" "$work/initrd.gz" "$here/guest-init.sh" "$out" "${EGW_VM_TIMEOUT:-1500}"
 say "guest ran for $((SECONDS - boot_started)) s"
 
 status=0

@@ -56,7 +56,7 @@ ENV
 
 say "booting $kernel_version under qemu (TCG) with systemd as PID 1"
 boot_started=$SECONDS
-boot_guest "$kernel_version" "$work/initrd.gz" "$here/guest-boot.sh" "$out" "${EGW_VM_TIMEOUT:-1800}"
+boot_guest_again_after_oops "$kernel_version" "$work/initrd.gz" "$here/guest-boot.sh" "$out" "${EGW_VM_TIMEOUT:-1800}"
 say "guest ran for $((SECONDS - boot_started)) s"
 
 status=0
