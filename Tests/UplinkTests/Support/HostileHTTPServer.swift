@@ -30,6 +30,12 @@ final class HostileHTTPServer: Sendable {
     private let listener: Int32
     private let behaviour: Behaviour
     private let accepted = Mutex(0)
+    /// Whether the listening socket is still open. Only the accept thread closes it, under this
+    /// lock, and `stop` only shuts it down (which ends the accept), under the same lock. Had
+    /// `stop` closed it, another test's server could get the same descriptor from the kernel
+    /// while this server's accept thread, not yet started or between two accepts, went on to
+    /// accept on it: that test's connections answered by this server, and never counted by its own.
+    private let listening = Mutex(true)
     /// Connections still open, so `stop` can end them: a kept-alive connection outliving its
     /// server would answer a later test whose server got the same port from the kernel
     /// (libcurl's connection cache is shared by the whole process).
@@ -67,14 +73,21 @@ final class HostileHTTPServer: Sendable {
 
     /// Stops accepting and ends the connections still open.
     func stop() {
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
+        listening.withLock { isOpen in
+            if isOpen { shutdown(listener, Int32(SHUT_RDWR)) }
+        }
         open.withLock { connections in
             for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
         }
     }
 
     private func acceptLoop() {
+        defer {
+            listening.withLock { isOpen in
+                close(listener)
+                isOpen = false
+            }
+        }
         while true {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { return }
