@@ -23,7 +23,8 @@ final class HostileHTTPServer: Sendable {
     /// A loopback address of its own (127.0.1.2 to 127.0.1.251, in turn). libcurl's connection
     /// cache is shared by the whole test process and keyed by host and port: on 127.0.0.1, a
     /// kept-alive connection to an earlier server (any test's) that had the same port from the
-    /// kernel could take this server's request, and the server would never see it.
+    /// kernel could take this server's request, and the server would never see it. (A flake
+    /// first blamed on that had another cause: see `listening`.)
     let host: String
     let port: UInt16
     private static let servers = Atomic<Int>(0)
