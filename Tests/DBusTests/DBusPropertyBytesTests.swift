@@ -68,7 +68,7 @@ struct DBusPropertyBytesTests {
     @Test("is removed from the connection when cancelled, and ends when the connection closes")
     func removedOnCancelAndEndedWithTheConnection() async throws {
         let fixture = try await BusFixture.start()
-        let (values, subscription) = try await Self.values(on: fixture, from: fixture.server.uniqueName)
+        let (_, subscription) = try await Self.values(on: fixture, from: fixture.server.uniqueName)
         #expect(await fixture.client.signalSubscriberCount == 1)
         subscription.cancel()
         #expect(await eventually { await fixture.client.signalSubscriberCount == 0 })
@@ -78,6 +78,5 @@ struct DBusPropertyBytesTests {
         var count = 0
         for await _ in open { count += 1 }
         #expect(count == 0)
-        _ = values
     }
 }

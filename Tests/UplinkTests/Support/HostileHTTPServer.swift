@@ -20,14 +20,9 @@ final class HostileHTTPServer: Sendable {
         case answerKeepingAlive
     }
 
-    /// A loopback address of its own (127.0.1.2 to 127.0.1.251, in turn). libcurl's connection
-    /// cache is shared by the whole test process and keyed by host and port: on 127.0.0.1, a
-    /// kept-alive connection to an earlier server (any test's) that had the same port from the
-    /// kernel could take this server's request, and the server would never see it. (A flake
-    /// first blamed on that had another cause: see `listening`.)
-    let host: String
+    /// The loopback address it listens on.
+    let host = "127.0.0.1"
     let port: UInt16
-    private static let servers = Atomic<Int>(0)
     private let listener: Int32
     private let behaviour: Behaviour
     private let accepted = Mutex(0)
@@ -44,7 +39,6 @@ final class HostileHTTPServer: Sendable {
 
     init(_ behaviour: Behaviour) throws {
         self.behaviour = behaviour
-        host = "127.0.1.\(2 + Self.servers.add(1, ordering: .relaxed).oldValue % 250)"
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
