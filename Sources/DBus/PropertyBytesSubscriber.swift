@@ -59,8 +59,8 @@ struct PropertiesChangedBytes {
 
     /// Reads `message` when it is a `PropertiesChanged` of that shape; `nil` for anything else.
     init?(_ message: OpaquePointer) {
-        guard dbus_message_is_signal(message, StandardInterface.properties, "PropertiesChanged") != 0,
-            dbus_message_has_signature(message, "sa{sv}as") != 0
+        guard dbus_message_is_signal(message, Self.cString(Self.interfaceName), Self.cString(Self.member)) != 0,
+            dbus_message_has_signature(message, Self.cString(Self.signature)) != 0
         else { return nil }
         var arguments = DBusMessageIter()
         guard dbus_message_iter_init(message, &arguments) != 0 else { return nil }
@@ -89,6 +89,16 @@ struct PropertiesChangedBytes {
         var invalidated = DBusMessageIter()
         dbus_message_iter_recurse(&arguments, &invalidated)
         guard dbus_message_iter_get_arg_type(&invalidated) == DBusTypeCode.invalid else { return nil }
+    }
+
+    // The names compared per signal, as static C strings: a Swift `String` passed to C is
+    // copied into a new buffer on each call when it is short enough to be stored inline.
+    private static let interfaceName: StaticString = "org.freedesktop.DBus.Properties"
+    private static let member: StaticString = "PropertiesChanged"
+    private static let signature: StaticString = "sa{sv}as"
+
+    private static func cString(_ text: StaticString) -> UnsafePointer<CChar> {
+        UnsafeRawPointer(text.utf8Start).assumingMemoryBound(to: CChar.self)
     }
 
     private static func string(_ iterator: inout DBusMessageIter) -> UnsafePointer<CChar> {

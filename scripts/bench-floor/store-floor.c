@@ -14,14 +14,18 @@
  * Real time, not simulated: SQLite's shared-memory index (-shm) is a mapped file whose dirty
  * pages the kernel writes back every few seconds, so its cost shows only in real time.
  *
+ * CPU is counted too (getrusage, user + system): what storing alone costs per sample, the part
+ * of a gateway's CPU that notify-floor.c leaves out.
+ *
  * Usage: store-floor sqlite|log DIRECTORY SAMPLES_PER_SECOND SECONDS [BATCH]
- * Prints: samples, bytes written (/proc/self/io write_bytes) per sample.
+ * Prints: samples, bytes written (/proc/self/io write_bytes) and CPU µs per sample.
  */
 #include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,6 +37,12 @@ static long long write_bytes(void) {
         if (sscanf(line, "write_bytes: %lld", &value) == 1) break;
     if (io) fclose(io);
     return value;
+}
+
+static double cpu_us(void) {
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return (u.ru_utime.tv_sec + u.ru_stime.tv_sec) * 1e6 + u.ru_utime.tv_usec + u.ru_stime.tv_usec;
 }
 
 static void sleep_until(struct timespec *next) {
@@ -68,6 +78,7 @@ static void run_sqlite(const char *directory, int rate, int seconds, int batch) 
     unsigned char payload[69];
     memset(payload, 0x5a, sizeof payload);
     long long start = write_bytes(), pending = 0;
+    double cpu_start = cpu_us();
     struct timespec next;
     clock_gettime(CLOCK_MONOTONIC, &next);
     for (int second = 0; second < seconds; second++) {
@@ -89,8 +100,8 @@ static void run_sqlite(const char *directory, int rate, int seconds, int batch) 
         sleep_until(&next);
     }
     long long samples = (long long)rate * seconds;
-    printf("sqlite, %d samples/s, ack every %d: %lld samples, %.0f bytes written per sample\n", rate, batch, samples,
-           (double)(write_bytes() - start) / samples);
+    printf("sqlite, %d samples/s, ack every %d: %lld samples, %.0f bytes written and %.1f µs CPU per sample\n", rate, batch,
+           samples, (double)(write_bytes() - start) / samples, (cpu_us() - cpu_start) / samples);
     sqlite3_finalize(insert);
     sqlite3_finalize(ack);
     sqlite3_close(db);
@@ -105,6 +116,7 @@ static void run_log(const char *directory, int rate, int seconds) {
     unsigned char *chunk = malloc(size);
     memset(chunk, 0x5a, size);
     long long start = write_bytes();
+    double cpu_start = cpu_us();
     struct timespec next;
     clock_gettime(CLOCK_MONOTONIC, &next);
     for (int second = 0; second < seconds; second++) {
@@ -112,8 +124,8 @@ static void run_log(const char *directory, int rate, int seconds) {
         sleep_until(&next);
     }
     long long samples = (long long)rate * seconds;
-    printf("log, %d samples/s: %lld samples, %.0f bytes written per sample\n", rate, samples,
-           (double)(write_bytes() - start) / samples);
+    printf("log, %d samples/s: %lld samples, %.0f bytes written and %.1f µs CPU per sample\n", rate, samples,
+           (double)(write_bytes() - start) / samples, (cpu_us() - cpu_start) / samples);
     free(chunk);
     close(fd);
 }
