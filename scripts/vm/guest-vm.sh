@@ -62,9 +62,12 @@ boot_guest() {
         -virtfs "local,path=$out,mount_tag=out,security_model=none,multidevs=remap" || true
 }
 
+# How a kernel oops begins on the guest's console.
+oops_pattern='(BUG: |Oops: |general protection fault)'
+
 # Whether the guest's kernel oopsed during the boot whose output is in $1 (console.log).
 guest_kernel_oopsed() {
-    grep -qE '^\[ *[0-9.]+\] (BUG: |Oops: |general protection fault)' "$1/console.log" 2>/dev/null
+    grep -qE "^\[ *[0-9.]+\] $oops_pattern" "$1/console.log" 2>/dev/null
 }
 
 # Boots as boot_guest does; should the guest's kernel oops, boots it once more. An oops is a
@@ -78,7 +81,7 @@ boot_guest_again_after_oops() {
     inputs=$(ls -A "$out")
     boot_guest "$@"
     guest_kernel_oopsed "$out" || return 0
-    say "the guest's kernel oopsed ($(grep -m1 -oE '(BUG: |Oops: |general protection fault).*' "$out/console.log")); booting once more"
+    say "the guest's kernel oopsed ($(grep -m1 -oE "$oops_pattern.*" "$out/console.log")); booting once more"
     rm -rf "$out.oops"
     mv "$out" "$out.oops"
     mkdir -p "$out"

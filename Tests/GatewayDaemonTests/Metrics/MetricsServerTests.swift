@@ -74,19 +74,9 @@ extension Operations {
             try await offThePool { try blockingExchange(request, port: port) }
         }
 
-        struct ConnectFailed: Error {}
-
         private static func blockingExchange(_ request: String, port: Int) throws -> String {
-            let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let socket = try loopbackConnection(to: UInt16(port))
             defer { close(socket) }
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            address.sin_port = UInt16(port).bigEndian
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            guard connected == 0 else { throw ConnectFailed() }
             _ = Array(request.utf8).withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             var reply: [UInt8] = []
             var chunk = [UInt8](repeating: 0, count: 4096)
