@@ -32,7 +32,7 @@ struct ClockRepairService: Service {
                 try await releaseIfAllowed()
                 let stats = try await held.stats()
                 let waiting = stats.pending + stats.leased
-                counters.update { $0.setSamplesAwaitingClock(waiting) }
+                counters.refresh { $0.setSamplesAwaitingClock(waiting) }
                 if waiting > 0 && !holding {
                     logger.warning(
                         "the system clock is not synchronised: samples wait in \(HeldSamples.fileName) and are not uploaded until it is. Enable NTP (`timedatectl set-ntp true`); if this box's clock is right without NTP, set [gateway] hold_until_clock_sync = false; `edge-gateway queue release-held` releases them now",

@@ -25,6 +25,13 @@ final class DaemonCounters: Sendable {
         changes.raise()
     }
 
+    /// Changes the board where `change` finds something new (it returns whether it did), and
+    /// raises `changes` only then: for the periodic refreshes that usually find nothing new, so
+    /// an idle daemon does not rewrite its report for them.
+    func refresh(_ change: (inout CounterBoard) -> Bool) {
+        if board.withLock({ change(&$0) }) { changes.raise() }
+    }
+
     /// The outcome of one upload round: counts on the board, its duration in the metrics'
     /// latency histogram.
     func uploaded(_ settled: [(sensor: BluetoothAddress, outcome: Outcome)], latency: Duration, at time: Date) {
@@ -98,8 +105,10 @@ struct CounterBoard: Sendable {
         samplesRefused += count
     }
 
-    mutating func setSamplesAwaitingClock(_ count: Int) {
-        samplesAwaitingClock = count
+    /// Sets the count of held samples; true if it changed.
+    mutating func setSamplesAwaitingClock(_ count: Int) -> Bool {
+        defer { samplesAwaitingClock = count }
+        return samplesAwaitingClock != count
     }
 
     /// The outcome of one upload round, per sample.
@@ -138,12 +147,14 @@ struct CounterBoard: Sendable {
         uplink.failingSince = nil
     }
 
-    /// What the token manager knows now.
-    mutating func uplinkCredentials(_ credentials: Credentials?, refreshes: Int) {
+    /// What the token manager knows now; true if it differs from what the board had.
+    mutating func uplinkCredentials(_ credentials: Credentials?, refreshes: Int) -> Bool {
+        let before = uplink
         uplink.server = credentials?.server.baseURL
         uplink.tokenExpiresAt = credentials.map { Date(timeIntervalSince1970: Double($0.expiresAt)) }
         uplink.reenrolmentRequired = credentials?.reenrolmentRequired
         uplink.tokenRefreshes = refreshes
+        return uplink != before
     }
 
     /// The board as a report.

@@ -10,7 +10,8 @@ import ServiceLifecycle
 /// whatever `onReport` does with it (the systemd status line). A changed figure is published
 /// at most every `interval`; an unchanged report is rewritten every `heartbeat`, so `status`
 /// can tell a live daemon from a hung one; systemd's watchdog, when set, is pinged at half its
-/// period (`onAlive`). Between these the reporter sleeps: an idle daemon does not wake for it.
+/// period (`onAlive`). Between these the reporter sleeps: an idle daemon does not wake for it,
+/// and a burst of changes (a strap's connect attempt failing) wakes it once, not per change.
 ///
 /// The file changes every few seconds while straps stream, so it is kept off the SD card when
 /// systemd gives the service a runtime directory (tmpfs): it is written there, and
@@ -40,6 +41,7 @@ struct StatusReporter: Service {
         let startedAt = Date()
         var failing = false
         while true {
+            counters.changes.acknowledge()
             let report = counters.read {
                 $0.report(
                     name: gatewayName, startedAt: startedAt, refreshSeconds: heartbeat.seconds,
@@ -54,9 +56,10 @@ struct StatusReporter: Service {
             }
             onReport(report)
             if Task.isCancelledOrShuttingDown { return }
-            let due = ContinuousClock.now + heartbeat
-            await ServicePause.sleep(for: interval)
-            await waitForChange(until: due)
+            let written = ContinuousClock.now
+            await waitForChange(until: written + heartbeat)
+            let rest = ContinuousClock.now.duration(to: written + interval)
+            if rest > .zero { await ServicePause.sleep(for: rest) }
         }
     }
 

@@ -193,7 +193,7 @@ struct UploadService: Service {
     private func refreshTokenStatus() async -> Bool {
         let credentials = try? await tokens.current()
         let refreshes = await tokens.renewalCount
-        counters.update { $0.uplinkCredentials(credentials, refreshes: refreshes) }
+        counters.refresh { $0.uplinkCredentials(credentials, refreshes: refreshes) }
         return credentials == nil || credentials?.reenrolmentRequired != nil
     }
 }

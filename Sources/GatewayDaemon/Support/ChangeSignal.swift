@@ -30,6 +30,17 @@ final class ChangeSignal: Sendable {
         waiter?.resume()
     }
 
+    /// Takes note of every change raised so far without waiting, so that the next wait ends only
+    /// for a later one: for a waiter about to read state that already includes them. True if a
+    /// change was pending.
+    @discardableResult
+    func acknowledge() -> Bool {
+        state.withLock { state in
+            defer { state.raised = false }
+            return state.raised
+        }
+    }
+
     /// Returns once a change was raised since the previous wait (at once if one was), or when
     /// the task is cancelled. One waiter at a time.
     func wait() async {

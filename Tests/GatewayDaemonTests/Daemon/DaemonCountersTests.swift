@@ -26,4 +26,27 @@ struct DaemonCountersTests {
         #expect(Self.report(counters).sensors.isEmpty)
         #expect(Self.report(counters).uplink.lastSuccessAt != nil, "the upload itself still counts for the uplink")
     }
+
+    @Test("a refresh that finds the token and the held count unchanged raises no change, so the idle daemon's report is not rewritten; a new figure raises one")
+    func refreshRaisesOnlyOnChange() throws {
+        let counters = DaemonCounters()
+        let credentials = Credentials(
+            kind: .patient, server: try ServerAddress(baseURL: "https://jhe.example.org"), clientID: "client",
+            accessToken: "ACCESS", refreshToken: "REFRESH", clientKey: nil, expiresAt: 1_800_000_000,
+            patientID: "40006", deviceID: "70007")
+        counters.refresh { $0.uplinkCredentials(credentials, refreshes: 0) }
+        counters.refresh { $0.setSamplesAwaitingClock(3) }
+        #expect(counters.changes.acknowledge())
+
+        counters.refresh { $0.uplinkCredentials(credentials, refreshes: 0) }
+        counters.refresh { $0.setSamplesAwaitingClock(3) }
+        #expect(!counters.changes.acknowledge(), "the same credentials and count again")
+
+        counters.refresh { $0.uplinkCredentials(credentials, refreshes: 1) }
+        #expect(counters.changes.acknowledge(), "a token refresh is news")
+        #expect(Self.report(counters).uplink.tokenRefreshes == 1)
+        counters.refresh { $0.setSamplesAwaitingClock(0) }
+        #expect(counters.changes.acknowledge(), "held samples released")
+        #expect(Self.report(counters).samplesAwaitingClock == 0)
+    }
 }

@@ -35,4 +35,33 @@ struct StatusReporterTests {
         running.cancel()
         _ = try? await running.value
     }
+
+    @Test("changes raised while the reporter waits out its interval go into one report, and no second report follows for them")
+    func burstOfChangesMakesOneReport() async throws {
+        let directory = try TemporaryDirectory("status-reporter-burst")
+        defer { directory.remove() }
+        let counters = DaemonCounters()
+        let reports = Mutex<[GatewayStatusReport]>([])
+        let pings = Mutex(0)
+        var reporter = StatusReporter(
+            stateDirectory: directory.path, runtimeDirectory: nil, counters: counters, gatewayName: "ward-3", clock: CaptureClock(),
+            logger: Logger(label: "test"))
+        reporter.interval = .seconds(1)
+        reporter.heartbeat = .seconds(3600)
+        reporter.watchdog = .milliseconds(40)
+        reporter.onReport = { report in reports.withLock { $0.append(report) } }
+        reporter.onAlive = { pings.withLock { $0 += 1 } }
+        let running = Task { try await reporter.run() }
+        try await waitUntil { reports.withLock { $0.count } == 1 }
+
+        counters.refresh { $0.setSamplesAwaitingClock(1) }
+        counters.refresh { $0.setSamplesAwaitingClock(2) }
+        try await waitUntil { reports.withLock { $0.count } == 2 }
+        #expect(reports.withLock { $0[1].samplesAwaitingClock } == 2)
+        let pinged = pings.withLock { $0 }
+        try await waitUntil { pings.withLock { $0 } >= pinged + 60 }
+        #expect(reports.withLock { $0.count } == 2, "more than an interval passed after the report that held both changes")
+        running.cancel()
+        _ = try? await running.value
+    }
 }

@@ -34,4 +34,15 @@ struct ChangeSignalTests {
         waiter.cancel()
         #expect(await waiter.value == false)
     }
+
+    @Test("acknowledging takes the pending raise, so the next wait ends only for a later raise")
+    func acknowledgeTakesPendingRaise() async {
+        let signal = ChangeSignal()
+        #expect(!signal.acknowledge())
+        signal.raise()
+        #expect(signal.acknowledge())
+        #expect(await signal.wait(upTo: .milliseconds(20)) == false)
+        signal.raise()
+        #expect(await signal.wait(upTo: .seconds(3600)))
+    }
 }
