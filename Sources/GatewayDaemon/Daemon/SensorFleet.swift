@@ -117,14 +117,24 @@ struct SensorFleet: Service {
                 ])
         case .malformedFrame(let address, let bytes, let error, let count):
             Task { await malformed.record(address, bytes: bytes, error: error, total: count) }
-        case .retrying(let address, let reason, let transient, let delay):
-            logger.warning(
+        case .retrying(let address, let reason, let transient, let delay, let failures):
+            logger.log(
+                level: retryLogLevel(failures: failures),
                 "strap cycle failed; retrying",
                 metadata: [
                     "sensor": "\(address)", "reason": "\(reason)", "transient": "\(transient)", "after": "\(delay)",
+                    "failures": "\(failures)",
                 ])
         case .stalled(let address):
             logger.warning("strap went silent; reconnecting", metadata: ["sensor": "\(address)"])
         }
+    }
+
+    /// How loudly the `failures`th failed cycle in a row is logged. A strap out of range fails
+    /// about once a minute for as long as it is away; the 1st, 2nd, 4th, 8th… failure is a
+    /// warning (with the count) and the others debug, so a day away is about a dozen lines in the
+    /// journal, not 1,440. `status` shows the current failure meanwhile.
+    static func retryLogLevel(failures: Int) -> Logger.Level {
+        failures > 0 && failures.nonzeroBitCount == 1 ? .warning : .debug
     }
 }

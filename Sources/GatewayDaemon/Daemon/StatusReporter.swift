@@ -11,7 +11,8 @@ import ServiceLifecycle
 /// at most every `interval`; an unchanged report is rewritten every `heartbeat`, so `status`
 /// can tell a live daemon from a hung one; systemd's watchdog, when set, is pinged at half its
 /// period (`onAlive`). Between these the reporter sleeps: an idle daemon does not wake for it,
-/// and a burst of changes (a strap's connect attempt failing) wakes it once, not per change.
+/// and a burst of changes (a strap's connect attempt failing) makes one report, `settle` after
+/// its first change.
 ///
 /// The file changes every few seconds while straps stream, so it is kept off the SD card when
 /// systemd gives the service a runtime directory (tmpfs): it is written there, and
@@ -26,6 +27,10 @@ struct StatusReporter: Service {
     let logger: Logger
     /// The shortest gap between two reports while figures keep changing.
     var interval: Duration = .seconds(5)
+    /// How long a change is left to settle before it is published, so the steps of one event
+    /// (a connect attempt starting and failing, a strap connecting and subscribing) make one
+    /// report rather than one each.
+    var settle: Duration = .seconds(1)
     /// The longest gap: the report's `refresh_s`, which readers judge staleness by.
     var heartbeat: Duration = .seconds(60)
     /// systemd's watchdog period, if the service has one.
@@ -57,21 +62,23 @@ struct StatusReporter: Service {
             onReport(report)
             if Task.isCancelledOrShuttingDown { return }
             let written = ContinuousClock.now
-            await waitForChange(until: written + heartbeat)
-            let rest = ContinuousClock.now.duration(to: written + interval)
-            if rest > .zero { await ServicePause.sleep(for: rest) }
+            if await waitForChange(until: written + heartbeat) {
+                let publish = max(ContinuousClock.now + settle, written + interval)
+                await ServicePause.sleep(for: ContinuousClock.now.duration(to: publish))
+            }
         }
     }
 
-    /// Waits until a figure changes, the heartbeat is due or the daemon shuts down, pinging the
-    /// watchdog meanwhile.
-    private func waitForChange(until due: ContinuousClock.Instant) async {
+    /// Waits until a figure changes (true), the heartbeat is due or the daemon shuts down,
+    /// pinging the watchdog meanwhile.
+    private func waitForChange(until due: ContinuousClock.Instant) async -> Bool {
         while !Task.isCancelledOrShuttingDown {
             let left = ContinuousClock.now.duration(to: due)
-            guard left > .zero else { return }
-            if await ServicePause.wait(for: counters.changes, upTo: min(left, watchdog.map { $0 / 2 } ?? left)) { return }
+            guard left > .zero else { return false }
+            if await ServicePause.wait(for: counters.changes, upTo: min(left, watchdog.map { $0 / 2 } ?? left)) { return true }
             onAlive()
         }
+        return false
     }
 
     private func linkFromStateDirectory() {

@@ -42,8 +42,9 @@ public enum SensorEvent: Sendable {
     case deviceInfo(BluetoothAddress, DeviceDetails)
     /// A frame that did not decode, with its bytes (callers rate-limit their logging).
     case malformedFrame(BluetoothAddress, bytes: [UInt8], error: FrameDecodingError, count: Int)
-    /// A failure the supervisor will retry, with the delay it chose.
-    case retrying(BluetoothAddress, reason: String, transient: Bool, after: Duration)
+    /// A failure the supervisor will retry, with the delay it chose and how many cycles in a row
+    /// have failed, this one included.
+    case retrying(BluetoothAddress, reason: String, transient: Bool, after: Duration, failures: Int)
     /// The strap went silent past the stall timeout; the link is being rebuilt.
     case stalled(BluetoothAddress)
 }

@@ -82,7 +82,7 @@ public actor SensorSupervisor {
                 let delay = policy.backoff.delay(attempt: attempt, using: &random)
                 attempt += 1
                 state = .backingOff(failure.description)
-                onEvent(.retrying(address, reason: failure.description, transient: failure.isTransient, after: delay))
+                onEvent(.retrying(address, reason: failure.description, transient: failure.isTransient, after: delay, failures: attempt))
                 try? await Task.sleep(for: delay)
             }
         }

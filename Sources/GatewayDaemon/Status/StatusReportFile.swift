@@ -36,9 +36,6 @@ public enum StatusReportFile {
     /// fsync: it is a snapshot rewritten every few seconds, not data, and syncing it would wear
     /// an SD card for nothing.
     static func write(_ report: GatewayStatusReport, directory: String) throws {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        try DurableFile.replace(directory + "/" + GatewayStatusReport.fileName, with: encoder.encode(report), synced: false)
+        try DurableFile.replace(directory + "/" + GatewayStatusReport.fileName, with: report.jsonBytes, synced: false)
     }
 }

@@ -1,4 +1,5 @@
-/// JSON text written straight into a byte buffer, for the upload's hot path.
+/// JSON text written straight into a byte buffer, for the upload's hot path (and the daemon's
+/// status report, rewritten while it is otherwise idle).
 ///
 /// `JSONEncoder` costs tens of microseconds per Observation (reflection over `Codable`, boxed
 /// containers, key sorting); the gateway encodes every sample once per upload attempt, so the
@@ -6,9 +7,9 @@
 /// `JSONEncoder` with `[.sortedKeys, .withoutEscapingSlashes]` gives, which the tests check on
 /// random values: retries must send identical bytes, and a change of encoder must not change
 /// them either.
-struct JSONBytes {
+public struct JSONBytes {
     /// The text so far.
-    private(set) var bytes: [UInt8] = []
+    public private(set) var bytes: [UInt8] = []
     /// Writes every non-ASCII character as `\uXXXX` (same meaning inside a JSON string), because
     /// JHE decodes `valueAttachment.data` with `base64decode(data).decode("ascii")` and answers 400
     /// to any byte above 0x7F.
@@ -17,33 +18,33 @@ struct JSONBytes {
     private var afterValue = false
 
     /// An empty buffer, ASCII-only for an OMH payload.
-    init(asciiOnly: Bool = false, capacity: Int = 512) {
+    public init(asciiOnly: Bool = false, capacity: Int = 512) {
         self.asciiOnly = asciiOnly
         bytes.reserveCapacity(capacity)
     }
 
     /// Opens an object; keys must then come in the byte order `.sortedKeys` gives.
-    mutating func beginObject() {
+    public mutating func beginObject() {
         open(UInt8(ascii: "{"))
     }
 
     /// Closes the innermost object.
-    mutating func endObject() {
+    public mutating func endObject() {
         close(UInt8(ascii: "}"))
     }
 
     /// Opens an array; each element is written with the value writers.
-    mutating func beginArray() {
+    public mutating func beginArray() {
         open(UInt8(ascii: "["))
     }
 
     /// Closes the innermost array.
-    mutating func endArray() {
+    public mutating func endArray() {
         close(UInt8(ascii: "]"))
     }
 
     /// Writes `"name":`; the value follows with one of the value writers.
-    mutating func key(_ name: StaticString) {
+    public mutating func key(_ name: StaticString) {
         separate()
         bytes.append(UInt8(ascii: "\""))
         name.withUTF8Buffer { bytes.append(contentsOf: $0) }
@@ -54,7 +55,7 @@ struct JSONBytes {
 
     /// Writes a string value, escaped as `JSONEncoder` escapes it.
     /// In `asciiOnly` mode a character above U+FFFF becomes a surrogate pair of escapes.
-    mutating func string(_ value: String) {
+    public mutating func string(_ value: String) {
         separate()
         bytes.append(UInt8(ascii: "\""))
         if asciiOnly {
@@ -73,7 +74,7 @@ struct JSONBytes {
     }
 
     /// Writes a finite number as `JSONEncoder` does: integral values without `.0`.
-    mutating func number(_ value: Double) throws(UplinkError) {
+    public mutating func number(_ value: Double) throws(UplinkError) {
         guard value.isFinite else {
             throw UplinkError(
                 .unencodableValue,
@@ -84,6 +85,20 @@ struct JSONBytes {
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
         bytes.append(contentsOf: text.utf8)
+        afterValue = true
+    }
+
+    /// Writes an integer, as `JSONEncoder` does (decimal digits, no exponent).
+    public mutating func integer(_ value: some BinaryInteger) {
+        separate()
+        bytes.append(contentsOf: String(value).utf8)
+        afterValue = true
+    }
+
+    /// Writes `true` or `false`.
+    public mutating func boolean(_ value: Bool) {
+        separate()
+        bytes.append(contentsOf: (value ? "true" : "false").utf8)
         afterValue = true
     }
 

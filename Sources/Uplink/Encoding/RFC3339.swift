@@ -1,5 +1,6 @@
 /// RFC 3339 UTC timestamps with milliseconds (`2026-11-22T08:00:01.250Z`), the one time format
-/// the uplink writes into OMH data points and FHIR Observations.
+/// the uplink writes into OMH data points and FHIR Observations; and in whole seconds for the
+/// daemon's status report, whose dates `JSONEncoder` wrote that way.
 ///
 /// Written by hand from the civil-calendar algorithm rather than a `DateFormatter`: it is exact
 /// for integer nanoseconds, allocation-light on the encode hot path, and needs no locale.
@@ -8,7 +9,17 @@ public enum RFC3339 {
     public static func format(nanosecondsSince1970 nanoseconds: Int64) -> String {
         let milliseconds = floorDivide(nanoseconds, 1_000_000)
         let seconds = floorDivide(milliseconds, 1000)
-        let millisecond = Int(milliseconds - seconds * 1000)
+        return dateAndTime(secondsSince1970: seconds) + "." + pad(Int(milliseconds - seconds * 1000), 3) + "Z"
+    }
+
+    /// Formats whole seconds since 1970-01-01T00:00:00Z without a fraction
+    /// (`2026-11-22T08:00:01Z`), as `JSONEncoder`'s `.iso8601` writes dates.
+    public static func format(secondsSince1970 seconds: Int64) -> String {
+        dateAndTime(secondsSince1970: seconds) + "Z"
+    }
+
+    /// `2026-11-22T08:00:01`, the part both formats share.
+    private static func dateAndTime(secondsSince1970 seconds: Int64) -> String {
         let days = floorDivide(seconds, 86_400)
         let secondOfDay = Int(seconds - days * 86_400)
         let (year, month, day) = civil(daysSince1970: days)
@@ -16,7 +27,6 @@ public enum RFC3339 {
         text.reserveCapacity(24)
         text += pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
         text += "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
-        text += "." + pad(millisecond, 3) + "Z"
         return text
     }
 

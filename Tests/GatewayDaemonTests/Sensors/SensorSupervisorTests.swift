@@ -113,7 +113,7 @@ struct SensorSupervisorTests {
         #expect(await fixture.samplesArrive(for: address))
         #expect(await supervisor.malformedFrames == 3)
         let retried = fixture.collector.events.contains {
-            if case .retrying(_, let reason, let transient, _) = $0 { reason.contains("InProgress") && transient } else { false }
+            if case .retrying(_, let reason, let transient, _, _) = $0 { reason.contains("InProgress") && transient } else { false }
         }
         #expect(retried)
     }
@@ -132,7 +132,7 @@ struct SensorSupervisorTests {
         #expect(
             await eventually {
                 fixture.collector.events.filter {
-                    if case .retrying(_, let reason, true, _) = $0 { reason.contains("after subscribing") } else { false }
+                    if case .retrying(_, let reason, true, _, _) = $0 { reason.contains("after subscribing") } else { false }
                 }.count >= 3
             })
         #expect(await supervisor.reconnects >= 3)

@@ -27,9 +27,11 @@ struct SupervisorStateMachineTests {
         var samples: [HeartRateSample] { recorded.withLock { $0.samples } }
         var events: [SensorEvent] { recorded.withLock { $0.events } }
 
-        /// The backoffs reported: reason, transient, delay.
-        var retries: [(reason: String, transient: Bool, after: Duration)] {
-            events.compactMap { if case .retrying(_, let reason, let transient, let after) = $0 { (reason, transient, after) } else { nil } }
+        /// The backoffs reported: reason, transient, delay, failures in a row.
+        var retries: [(reason: String, transient: Bool, after: Duration, failures: Int)] {
+            events.compactMap {
+                if case .retrying(_, let reason, let transient, let after, let failures) = $0 { (reason, transient, after, failures) } else { nil }
+            }
         }
 
         /// The states passed through, by name or with their detail for waiting.
@@ -80,7 +82,7 @@ struct SupervisorStateMachineTests {
         #expect(recorder.retries.isEmpty)
     }
 
-    @Test("transient connect failures back off with doubling, jittered delays, reported as transient, until the connect works")
+    @Test("transient connect failures back off with doubling, jittered delays, reported as transient and counted in a row, until the connect works")
     func transientFailuresBackOff() async throws {
         let radio = InMemoryStrapRadio()
         await radio.add(Self.strap) {
@@ -91,6 +93,7 @@ struct SupervisorStateMachineTests {
         let retries = recorder.retries
         #expect(retries.count == 4)
         #expect(retries.allSatisfy { $0.transient && $0.reason.contains("le-connection-abort-by-local") })
+        #expect(retries.map(\.failures) == [1, 2, 3, 4])
         for (attempt, retry) in retries.enumerated() {
             let step = min(Duration.milliseconds(400), .milliseconds(40) * (1 << attempt))
             #expect(retry.after >= step / 2 && retry.after <= step, "attempt \(attempt): \(retry.after) outside \(step / 2)…\(step)")
