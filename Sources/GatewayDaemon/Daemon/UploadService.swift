@@ -37,8 +37,9 @@ struct UploadService: Service {
     /// batch is waiting.
     var interval: Duration = .seconds(10)
     /// With nothing to upload the uploader sleeps until a commit; it also looks at the queue this
-    /// often, for records other processes made pending (`queue retry-dead`, `queue import`).
-    var recheckInterval: Duration = .seconds(60)
+    /// often, for records other processes made pending (`queue retry-dead`, `queue import`)
+    /// when they could not signal the daemon (they do: ``RunningDaemon/nudge(stateDirectory:)``).
+    var recheckInterval: Duration = .seconds(300)
     /// The pause after each failed attempt of a round: from 5 s, doubling, up to 5 minutes,
     /// jittered (the daemon's one `Backoff`); never shorter than the server's `Retry-After`.
     var backoff = Backoff(initial: .seconds(5), maximum: .seconds(300))
@@ -52,6 +53,7 @@ struct UploadService: Service {
         await releaseLeases(nil, "leased by a previous run")
         while !Task.isCancelledOrShuttingDown {
             let started = ContinuousClock.now
+            committed.acknowledge()
             let leased: Int
             do {
                 leased = try await uploadRound(&episode)
@@ -61,8 +63,9 @@ struct UploadService: Service {
             }
             _ = await refreshTokenStatus()
             if leased == batchSize { continue }
-            await ServicePause.sleep(for: started + interval - ContinuousClock.now)
             await ServicePause.wait(for: committed, upTo: recheckInterval)
+            let rest = ContinuousClock.now.duration(to: started + interval)
+            if rest > .zero { await ServicePause.sleep(for: rest) }
         }
     }
 

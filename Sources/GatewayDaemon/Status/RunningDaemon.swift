@@ -12,7 +12,7 @@ import Glibc
 /// to look now, rather than leave them for its next look at the queue.
 public enum RunningDaemon {
     /// Sends SIGHUP to the daemon of `stateDirectory`. False when none runs there or it may not
-    /// be signalled (another user): it then finds the records within a minute anyway. The
+    /// be signalled (another user): it then finds the records within five minutes anyway. The
     /// process must still be `edge-gateway`, so a stale report never signals a reused pid.
     @discardableResult
     public static func nudge(stateDirectory: String) -> Bool {

@@ -47,4 +47,39 @@ struct UploadWakeTests {
         await held.close()
         try await uplink.stop()
     }
+
+    @Test("a commit wakes the uploader, but samples committed one by one within interval_s of the last round still go up together in the next one")
+    func commitsWithinTheIntervalShareARound() async throws {
+        let directory = try TemporaryDirectory("upload-interval")
+        defer { directory.remove() }
+        let uplink = try await EnrolledUplink.start(in: directory.path)
+        let (jhe, queue) = (uplink.jhe, uplink.queue)
+        let held = try OfflineQueue(path: directory.file("held.sqlite"))
+        let counters = DaemonCounters()
+        let committed = ChangeSignal()
+        var uploader = UploadService(
+            queue: queue, client: uplink.client, tokens: uplink.tokens, counters: counters, logger: Logger(label: "test"), committed: committed)
+        uploader.interval = .seconds(6)
+        uploader.recheckInterval = .seconds(3600)
+        let buffer = SampleBuffer()
+        let intake = SampleIntake(buffer: buffer, queue: queue, held: held, counters: counters, logger: Logger(label: "test"), committed: committed)
+        let uploading = Task { try await uploader.run() }
+        let storing = Task { try await intake.run() }
+
+        buffer.add(SampleFixtures.sample(0, patient: nil))
+        try await waitUntil(timeout: .seconds(120), polling: .milliseconds(50)) { await jhe.storedCount() == 1 }
+        for index in 1 ..< 4 {
+            buffer.add(SampleFixtures.sample(index, patient: nil))
+            try await waitUntil { (try? await queue.stats().pending) == index }
+        }
+        try await waitUntil(timeout: .seconds(120), polling: .milliseconds(50)) { await jhe.storedCount() == 4 }
+        #expect(await jhe.counters.batchRequests == 2, "the first sample alone, then the three committed one by one together")
+
+        buffer.close()
+        uploading.cancel()
+        _ = try? await uploading.value
+        _ = try? await storing.value
+        await held.close()
+        try await uplink.stop()
+    }
 }
