@@ -14,72 +14,77 @@ import Uplink
 /// upload within the two minutes the test waits.
 @Suite("Daemon: the uploader wakes on commits")
 struct UploadWakeTests {
+    /// The intake and the uploader over an enrolled uplink, sharing one commit signal, running
+    /// until `stop()`.
+    struct Pipeline {
+        let uplink: EnrolledUplink
+        let held: OfflineQueue
+        let counters: DaemonCounters
+        let buffer: SampleBuffer
+        let uploading: Task<Void, Error>
+        let storing: Task<Void, Error>
+
+        static func start(in directory: TemporaryDirectory, interval: Duration) async throws -> Pipeline {
+            let uplink = try await EnrolledUplink.start(in: directory.path)
+            let held = try OfflineQueue(path: directory.file("held.sqlite"))
+            let counters = DaemonCounters()
+            let committed = ChangeSignal()
+            var uploader = UploadService(
+                queue: uplink.queue, client: uplink.client, tokens: uplink.tokens, counters: counters, logger: Logger(label: "test"),
+                committed: committed)
+            uploader.interval = interval
+            uploader.recheckInterval = .seconds(3600)
+            let buffer = SampleBuffer()
+            let intake = SampleIntake(
+                buffer: buffer, queue: uplink.queue, held: held, counters: counters, logger: Logger(label: "test"), committed: committed)
+            return Pipeline(
+                uplink: uplink, held: held, counters: counters, buffer: buffer,
+                uploading: Task { [uploader] in try await uploader.run() }, storing: Task { try await intake.run() })
+        }
+
+        func stop() async throws {
+            buffer.close()
+            uploading.cancel()
+            _ = try? await uploading.value
+            _ = try? await storing.value
+            await held.close()
+            try await uplink.stop()
+        }
+    }
+
     @Test("with an empty queue the uploader sends nothing; a commit by the intake wakes it and the samples reach JHE")
     func commitWakesTheUploader() async throws {
         let directory = try TemporaryDirectory("upload-wake")
         defer { directory.remove() }
-        let uplink = try await EnrolledUplink.start(in: directory.path)
-        let (jhe, queue) = (uplink.jhe, uplink.queue)
-        let held = try OfflineQueue(path: directory.file("held.sqlite"))
-        let counters = DaemonCounters()
-        let committed = ChangeSignal()
-        var uploader = UploadService(
-            queue: queue, client: uplink.client, tokens: uplink.tokens, counters: counters, logger: Logger(label: "test"), committed: committed)
-        uploader.interval = .zero
-        uploader.recheckInterval = .seconds(3600)
-        let buffer = SampleBuffer()
-        let intake = SampleIntake(buffer: buffer, queue: queue, held: held, counters: counters, logger: Logger(label: "test"), committed: committed)
-        let uploading = Task { try await uploader.run() }
-        let storing = Task { try await intake.run() }
+        let pipeline = try await Pipeline.start(in: directory, interval: .zero)
+        let jhe = pipeline.uplink.jhe
 
         // The first (empty) round has run once the token state is published.
         try await waitUntil {
-            counters.read { $0.report(name: "t", startedAt: Date(), refreshSeconds: 5, clockSynchronized: true).uplink.tokenExpiresAt } != nil
+            pipeline.counters.read { $0.report(name: "t", startedAt: Date(), refreshSeconds: 5, clockSynchronized: true).uplink.tokenExpiresAt }
+                != nil
         }
         #expect(await jhe.counters.batchRequests == 0)
-        for index in 0 ..< 3 { buffer.add(SampleFixtures.sample(index, patient: nil)) }
+        for index in 0 ..< 3 { pipeline.buffer.add(SampleFixtures.sample(index, patient: nil)) }
         try await waitUntil(timeout: .seconds(120), polling: .milliseconds(50)) { await jhe.storedCount() == 3 }
-
-        buffer.close()
-        uploading.cancel()
-        _ = try? await uploading.value
-        _ = try? await storing.value
-        await held.close()
-        try await uplink.stop()
+        try await pipeline.stop()
     }
 
     @Test("a commit wakes the uploader, but samples committed one by one within interval_s of the last round still go up together in the next one")
     func commitsWithinTheIntervalShareARound() async throws {
         let directory = try TemporaryDirectory("upload-interval")
         defer { directory.remove() }
-        let uplink = try await EnrolledUplink.start(in: directory.path)
-        let (jhe, queue) = (uplink.jhe, uplink.queue)
-        let held = try OfflineQueue(path: directory.file("held.sqlite"))
-        let counters = DaemonCounters()
-        let committed = ChangeSignal()
-        var uploader = UploadService(
-            queue: queue, client: uplink.client, tokens: uplink.tokens, counters: counters, logger: Logger(label: "test"), committed: committed)
-        uploader.interval = .seconds(6)
-        uploader.recheckInterval = .seconds(3600)
-        let buffer = SampleBuffer()
-        let intake = SampleIntake(buffer: buffer, queue: queue, held: held, counters: counters, logger: Logger(label: "test"), committed: committed)
-        let uploading = Task { try await uploader.run() }
-        let storing = Task { try await intake.run() }
+        let pipeline = try await Pipeline.start(in: directory, interval: .seconds(6))
+        let (jhe, queue) = (pipeline.uplink.jhe, pipeline.uplink.queue)
 
-        buffer.add(SampleFixtures.sample(0, patient: nil))
+        pipeline.buffer.add(SampleFixtures.sample(0, patient: nil))
         try await waitUntil(timeout: .seconds(120), polling: .milliseconds(50)) { await jhe.storedCount() == 1 }
         for index in 1 ..< 4 {
-            buffer.add(SampleFixtures.sample(index, patient: nil))
+            pipeline.buffer.add(SampleFixtures.sample(index, patient: nil))
             try await waitUntil { (try? await queue.stats().pending) == index }
         }
         try await waitUntil(timeout: .seconds(120), polling: .milliseconds(50)) { await jhe.storedCount() == 4 }
         #expect(await jhe.counters.batchRequests == 2, "the first sample alone, then the three committed one by one together")
-
-        buffer.close()
-        uploading.cancel()
-        _ = try? await uploading.value
-        _ = try? await storing.value
-        await held.close()
-        try await uplink.stop()
+        try await pipeline.stop()
     }
 }
