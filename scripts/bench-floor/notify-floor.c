@@ -1,14 +1,14 @@
 /*
  * The floor of the PropertiesChanged path: the least a process can do per heart-rate
- * notification over BlueZ's D-Bus API. It subscribes to one characteristic (StartNotify and
- * a match rule, as the gateway does) and, per signal, wakes, reads it with libdbus, finds the
+ * notification over BlueZ's D-Bus API. It subscribes to each characteristic given (StartNotify
+ * and a match rule, as the gateway does) and, per signal, wakes, reads it with libdbus, finds the
  * "Value" bytes and reads the heart rate: nothing is stored or uploaded. What it costs in CPU
  * per notification is what any gateway on libdbus pays before doing any of its own work.
  *
  * With "acquire" it takes the AcquireNotify socket instead, and per notification wakes and
- * reads one packet from it: the floor of the socket path.
+ * reads one packet from it: the floor of the socket path (one characteristic).
  *
- * Usage: notify-floor BUS_ADDRESS CHARACTERISTIC_PATH WARMUP_S WINDOW_S [acquire]
+ * Usage: notify-floor BUS_ADDRESS CHARACTERISTIC_PATH[,PATH...] WARMUP_S WINDOW_S [acquire]
  * Prints: notifications, CPU µs per notification, wake-ups per second (voluntary+involuntary
  * context switches) over the window.
  */
@@ -59,10 +59,44 @@ static int heart_rate(DBusMessage *message) {
     return -2;
 }
 
+/* A match rule for the characteristic's PropertiesChanged and StartNotify, or AcquireNotify:
+ * its socket, -1 for StartNotify, -2 on failure (printed). */
+static int subscribe(DBusConnection *connection, const char *path, int acquire) {
+    DBusError error;
+    dbus_error_init(&error);
+    char rule[1024];
+    snprintf(rule, sizeof rule,
+             "type='signal',sender='org.bluez',interface='org.freedesktop.DBus.Properties',"
+             "member='PropertiesChanged',path='%s',arg0='org.bluez.GattCharacteristic1'", path);
+    dbus_bus_add_match(connection, rule, &error);
+    DBusMessage *call = dbus_message_new_method_call("org.bluez", path, "org.bluez.GattCharacteristic1",
+                                                     acquire ? "AcquireNotify" : "StartNotify");
+    if (acquire) {
+        DBusMessageIter arguments, options;
+        dbus_message_iter_init_append(call, &arguments);
+        dbus_message_iter_open_container(&arguments, DBUS_TYPE_ARRAY, "{sv}", &options);
+        dbus_message_iter_close_container(&arguments, &options);
+    }
+    DBusMessage *reply = dbus_connection_send_with_reply_and_block(connection, call, 10000, &error);
+    dbus_message_unref(call);
+    if (!reply) {
+        fprintf(stderr, "%s on %s failed: %s\n", acquire ? "AcquireNotify" : "StartNotify", path, error.message);
+        return -2;
+    }
+    int socket_fd = -1;
+    dbus_uint16_t mtu = 0;
+    if (acquire && !dbus_message_get_args(reply, &error, DBUS_TYPE_UNIX_FD, &socket_fd, DBUS_TYPE_UINT16, &mtu, DBUS_TYPE_INVALID)) {
+        fprintf(stderr, "unexpected AcquireNotify reply: %s\n", error.message);
+        socket_fd = -2;
+    }
+    dbus_message_unref(reply);
+    return socket_fd;
+}
+
 int main(int argc, char **argv) {
     int acquire = argc == 6 && strcmp(argv[5], "acquire") == 0;
     if (argc != 5 && !acquire) {
-        fprintf(stderr, "usage: %s BUS_ADDRESS CHARACTERISTIC_PATH WARMUP_S WINDOW_S [acquire]\n", argv[0]);
+        fprintf(stderr, "usage: %s BUS_ADDRESS CHARACTERISTIC_PATH[,PATH...] WARMUP_S WINDOW_S [acquire]\n", argv[0]);
         return 64;
     }
     DBusError error;
@@ -72,32 +106,15 @@ int main(int argc, char **argv) {
         fprintf(stderr, "cannot connect to %s: %s\n", argv[1], error.message);
         return 69;
     }
-    char rule[1024];
-    snprintf(rule, sizeof rule,
-             "type='signal',sender='org.bluez',interface='org.freedesktop.DBus.Properties',"
-             "member='PropertiesChanged',path='%s',arg0='org.bluez.GattCharacteristic1'", argv[2]);
-    dbus_bus_add_match(connection, rule, &error);
-    DBusMessage *call = dbus_message_new_method_call("org.bluez", argv[2], "org.bluez.GattCharacteristic1",
-                                                     acquire ? "AcquireNotify" : "StartNotify");
-    if (acquire) {
-        DBusMessageIter arguments, options;
-        dbus_message_iter_init_append(call, &arguments);
-        dbus_message_iter_open_container(&arguments, DBUS_TYPE_ARRAY, "{sv}", &options);
-        dbus_message_iter_close_container(&arguments, &options);
-    }
-    DBusMessage *reply = dbus_connection_send_with_reply_and_block(connection, call, 10000, &error);
-    if (!reply) {
-        fprintf(stderr, "%s failed: %s\n", acquire ? "AcquireNotify" : "StartNotify", error.message);
-        return 69;
+    if (acquire && strchr(argv[2], ',')) {
+        fprintf(stderr, "acquire takes one characteristic\n");
+        return 64;
     }
     int socket_fd = -1;
-    dbus_uint16_t mtu = 0;
-    if (acquire && !dbus_message_get_args(reply, &error, DBUS_TYPE_UNIX_FD, &socket_fd, DBUS_TYPE_UINT16, &mtu, DBUS_TYPE_INVALID)) {
-        fprintf(stderr, "unexpected AcquireNotify reply: %s\n", error.message);
-        return 69;
+    for (char *path = strtok(argv[2], ","); path; path = strtok(NULL, ",")) {
+        socket_fd = subscribe(connection, path, acquire);
+        if (socket_fd == -2) return 69;
     }
-    dbus_message_unref(reply);
-    dbus_message_unref(call);
 
     double warmup = atof(argv[3]), window = atof(argv[4]);
     double start = now_s(), begin = 0, cpu_begin = 0;

@@ -2,7 +2,7 @@
 # The floor under the gateway's per-notification cost (docs/PERFORMANCE.md, "The floor"):
 # notify-floor.c, a minimal libdbus client in C, against the lab's simulated bluetoothd with
 # one strap, at 10 and ~200 notifications per second over PropertiesChanged and at 10 per second
-# over the AcquireNotify socket, measured like the footprint benchmark
+# over the AcquireNotify socket, and with 10 and 50 straps at 1 Hz, measured like the footprint benchmark
 # (a 10 s warm-up, then a window of FLOOR_SECONDS); then store-floor.c, the bytes written per
 # sample by SQLite configured as the queue is and by a bare append-and-fdatasync log, at 10 and
 # 180 samples per second for FLOOR_SECONDS, in a directory on the same file system as /tmp.
@@ -18,26 +18,31 @@ trap 'kill $(jobs -p) 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
 cc -O2 -Wall -o "$work/notify-floor" scripts/bench-floor/notify-floor.c $(pkg-config --cflags --libs dbus-1)
 cc -O2 -Wall -o "$work/store-floor" scripts/bench-floor/store-floor.c $(pkg-config --cflags --libs sqlite3)
 
-for run in "100 properties" "5 properties" "100 acquire"; do
-    read -r interval transport <<< "$run"
-    "$lab" simulate --sensors 1 --interval-ms "$interval" --print-address > "$work/sim.txt" &
-    simulator=$!
-    for _ in $(seq 100); do [ "$(wc -l < "$work/sim.txt")" -ge 2 ] && break; sleep 0.1; done
-    bus=$(head -1 "$work/sim.txt" | cut -d= -f2-)
-    strap=$(sed -n 2p "$work/sim.txt")
-    device=/org/bluez/hci0/dev_${strap//:/_}
-    busctl --address="$bus" call org.bluez "$device" org.bluez.Device1 Connect
-    characteristic=
+# The Heart Rate Measurement characteristic of the connected strap $1 on bus $bus.
+measurement() {
+    local device=/org/bluez/hci0/dev_${1//:/_} path uuid
     for _ in $(seq 100); do
         for path in $(busctl --address="$bus" tree org.bluez --list | grep "^$device/service.*/char"); do
             uuid=$(busctl --address="$bus" get-property org.bluez "$path" org.bluez.GattCharacteristic1 UUID)
-            [ "$uuid" = 's "00002a37-0000-1000-8000-00805f9b34fb"' ] && characteristic=$path
+            [ "$uuid" = 's "00002a37-0000-1000-8000-00805f9b34fb"' ] && echo "$path" && return
         done
-        [ -n "$characteristic" ] && break
         sleep 0.1
     done
-    printf '1 strap every %s ms, %s: ' "$interval" "$transport"
-    "$work/notify-floor" "$bus" "$characteristic" 10 "$seconds" $([ "$transport" = acquire ] && echo acquire)
+}
+
+for run in "1 100 properties" "1 5 properties" "1 100 acquire" "10 1000 properties" "50 1000 properties"; do
+    read -r straps interval transport <<< "$run"
+    "$lab" simulate --sensors "$straps" --interval-ms "$interval" --print-address > "$work/sim.txt" &
+    simulator=$!
+    for _ in $(seq 100); do [ "$(wc -l < "$work/sim.txt")" -gt "$straps" ] && break; sleep 0.1; done
+    bus=$(head -1 "$work/sim.txt" | cut -d= -f2-)
+    characteristics=
+    for strap in $(tail -n +2 "$work/sim.txt"); do
+        busctl --address="$bus" call org.bluez "/org/bluez/hci0/dev_${strap//:/_}" org.bluez.Device1 Connect
+        characteristics=${characteristics:+$characteristics,}$(measurement "$strap")
+    done
+    printf '%s strap(s) every %s ms, %s: ' "$straps" "$interval" "$transport"
+    "$work/notify-floor" "$bus" "$characteristics" 10 "$seconds" $([ "$transport" = acquire ] && echo acquire)
     kill "$simulator"; wait "$simulator" 2>/dev/null || true
 done
 
