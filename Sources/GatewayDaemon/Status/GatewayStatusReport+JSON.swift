@@ -7,9 +7,10 @@ import Uplink
 
 /// The report's JSON, written by hand: the daemon rewrites it while it is otherwise idle, where
 /// the report was about a third of its CPU and `JSONEncoder` (reflection over `Codable`, key
-/// sorting) 12 % (`perf`, 24 November). The bytes are what `JSONEncoder` gives with `.iso8601` dates and `[.sortedKeys,
-/// .withoutEscapingSlashes]` (the tests compare them), so readers decode it as before; keys
-/// below are in that sorted order, and absent optionals are left out as `Codable` leaves them.
+/// sorting) 12 % (`perf`, 24 November). The bytes are what `JSONEncoder` gives with `.iso8601`
+/// dates and `[.sortedKeys, .withoutEscapingSlashes]` (the tests compare them), so readers decode
+/// it as before; keys below are in that sorted order, and absent optionals are left out as
+/// `Codable` leaves them.
 extension GatewayStatusReport {
     /// The report as `status.json` holds it.
     var jsonBytes: [UInt8] {

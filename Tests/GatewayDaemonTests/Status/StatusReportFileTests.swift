@@ -59,8 +59,7 @@ struct StatusReportFileTests {
         let directory = try TemporaryDirectory("status-report-file")
         defer { directory.remove() }
         var random = SplitMix64(seed: 0x5EED_0019)
-        var report = Self.report(&random)
-        report.writtenAt = Date(timeIntervalSince1970: 1_795_529_860)
+        let report = Self.report(&random)
         try StatusReportFile.write(report, directory: directory.path)
         #expect(try StatusReportFile.read(directory: directory.path)?.jsonBytes == report.jsonBytes)
     }
