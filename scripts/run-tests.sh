@@ -3,7 +3,12 @@
 # The counts come from the xUnit report Swift Testing writes, not from scraping the console.
 set -uo pipefail
 
+# --xunit-dir DIR (first) puts the report elsewhere, for a run with another --scratch-path.
 report_dir=.build/test-results
+if [[ ${1:-} == --xunit-dir ]]; then
+    report_dir=$2
+    shift 2
+fi
 mkdir -p "$report_dir"
 rm -f "$report_dir"/*.xml
 

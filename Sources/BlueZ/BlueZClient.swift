@@ -1,4 +1,5 @@
 import DBus
+import ProcessThreads
 
 /// A live mirror of bluetoothd's objects: `GetManagedObjects` once, then kept current from
 /// `InterfacesAdded`/`InterfacesRemoved`/`PropertiesChanged`, and re-read whenever bluetoothd
@@ -235,7 +236,7 @@ public actor BlueZClient {
                 return false
             }
             group.addTask {
-                try? await Task.sleep(for: timeout)
+                try? await ProcessExecutor.sleep(for: timeout)
                 return false
             }
             let first = await group.next() ?? false

@@ -10,6 +10,10 @@
  *   timer, to the nanosecond; gettid(2), which names a thread in /proc/self/task. glibc declares
  *   ppoll only under _GNU_SOURCE, which would change struct layouts and break this module
  *   against Glibc's, so its prototype is declared here (glibc exports it whatever the macros).
+ * - The Swift concurrency runtime's enqueue hooks: global variables the runtime exports (in
+ *   libswift_Concurrency, static or shared) and consults before handing a job to libdispatch,
+ *   on every toolchain since 5.x. They hold Swift-convention function pointers; Swift stores
+ *   them through clinux_set_concurrency_hooks, since Swift 6 refuses a mutable C global.
  */
 #ifndef CLINUX_SHIM_H
 #define CLINUX_SHIM_H
@@ -36,6 +40,16 @@ static inline int clinux_wait_readable(int descriptor, long long nanoseconds) {
     if (nanoseconds < 0) return ppoll(&entry, 1, NULL, NULL);
     struct timespec timeout = { .tv_sec = nanoseconds / 1000000000LL, .tv_nsec = nanoseconds % 1000000000LL };
     return ppoll(&entry, 1, &timeout, NULL);
+}
+
+extern void *swift_task_enqueueGlobal_hook;
+extern void *swift_task_enqueueMainExecutor_hook;
+
+/* Routes the runtime's global and main-executor jobs to `global` and `main`, each a Swift
+   `@convention(thin) (UnownedJob, @convention(thin) (UnownedJob) -> Void) -> Void`. */
+static inline void clinux_set_concurrency_hooks(void *global, void *main) {
+    swift_task_enqueueGlobal_hook = global;
+    swift_task_enqueueMainExecutor_hook = main;
 }
 
 /* The calling thread's kernel id. */

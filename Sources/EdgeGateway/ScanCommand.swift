@@ -4,6 +4,7 @@ import DBus
 import GATTHeartRate
 import GatewayCommandLine
 import GatewayDaemon
+import ProcessThreads
 
 /// `edge-gateway scan`: which heart-rate straps are nearby, as they are found.
 struct ScanCommand: AsyncParsableCommand {
@@ -55,7 +56,7 @@ struct ScanCommand: AsyncParsableCommand {
 
     /// Prints each device seen during the scan once; returns how many.
     private func report(_ events: AsyncStream<BlueZEvent>, from client: BlueZClient, bound: Set<BluetoothAddress>) async -> Int {
-        let deadline = Task { try? await Task.sleep(for: .milliseconds(Int(timeout * 1000))) }
+        let deadline = Task { try? await ProcessExecutor.sleep(for: .milliseconds(Int(timeout * 1000))) }
         let listener = Task {
             var reported: Set<DBusObjectPath> = []
             for await event in events {

@@ -1,4 +1,5 @@
 import Logging
+import ProcessThreads
 
 /// The one owner of a queue file's connection: every change and every read goes through this
 /// actor. It batches appends into group commits, leases, acknowledges and dead-letters
@@ -81,7 +82,8 @@ actor QueueStore {
     /// Runs `body` on the connection outside any write transaction (a read of its own).
     func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         guard !closed else { throw QueueError(.closed, "the queue \(path) is closed") }
-        return try connection.transaction(.deferred) { try body(connection) }
+        let db = connection
+        return try db.transaction(.deferred) { try body(db) }
     }
 
     /// Runs `body` in an immediate transaction with up-to-date totals and allocator, keeping
@@ -194,7 +196,7 @@ actor QueueStore {
         let generation = timerGeneration
         let delay = storageFault == nil ? configuration.commitInterval : configuration.storageRetryInterval
         timer = Task { [weak self] in
-            try? await Task.sleep(for: delay)
+            try? await ProcessExecutor.sleep(for: delay)
             guard !Task.isCancelled else { return }
             await self?.timerFired(generation: generation)
         }

@@ -11,8 +11,9 @@ import Glibc
 #endif
 
 /// The loop executor the daemon runs on: its jobs run on its one thread, in order; its timers
-/// carry `Task.sleep`, wake in deadline order and never early; and its thread sleeps while
-/// there is nothing to do. Each test runs its own executor on a thread of its own and reaches it
+/// carry the daemon's sleeps, wake in deadline order and never early, and a cancelled sleep
+/// wakes at once and leaves no timer to wake for; and its thread sleeps while there is nothing
+/// to do. Each test runs its own executor on a thread of its own and reaches it
 /// through a task executor preference, so the test process keeps its usual global executor.
 @Suite struct LoopExecutorTests {
     @Test func jobsRunOnTheExecutorsOwnThreadInTheOrderTheyCame() async throws {
@@ -38,7 +39,7 @@ import Glibc
                 for milliseconds in [600, 200, 400] {
                     group.addTask {
                         let start = ContinuousClock.now
-                        try? await Task.sleep(for: .milliseconds(milliseconds))
+                        try? await executor.sleep(for: .milliseconds(milliseconds))
                         finished.value.withLock { $0.append(milliseconds) }
                         return ContinuousClock.now - start >= .milliseconds(milliseconds)
                     }
@@ -46,7 +47,6 @@ import Glibc
                 return await group.reduce(into: []) { $0.append($1) }
             }
         }
-        // All three waited on this executor's timers, not on the platform's.
         #expect(executor.timersScheduled == 3)
         #expect(results == [true, true, true])
         #expect(finished.value.withLock { $0 } == [200, 400, 600])
@@ -55,10 +55,10 @@ import Glibc
     @Test func anEarlierTimerWakesAThreadAsleepUntilALaterOne() async throws {
         let executor = try await startedLoop()
         defer { executor.stop() }
-        let long = Task(executorPreference: executor) { try await Task.sleep(for: .seconds(600)) }
-        try await waitUntil { executor.sleepingJobs == 1 }
+        let long = Task(executorPreference: executor) { try await executor.sleep(for: .seconds(600)) }
+        try await waitUntil { executor.sleepingTasks == 1 }
         let start = ContinuousClock.now
-        try await withTaskExecutorPreference(executor) { try await Task.sleep(for: .milliseconds(50)) }
+        try await executor.sleep(for: .milliseconds(50))
         #expect(ContinuousClock.now - start < .seconds(300))
         long.cancel()
         await #expect(throws: CancellationError.self) { try await long.value }
@@ -67,13 +67,24 @@ import Glibc
     @Test func cancellingASleepingTaskResumesItAtOnce() async throws {
         let executor = try await startedLoop()
         defer { executor.stop() }
-        let sleeper = Task(executorPreference: executor) { try await Task.sleep(for: .seconds(600)) }
-        try await waitUntil { executor.sleepingJobs == 1 }
+        let sleeper = Task(executorPreference: executor) { try await executor.sleep(for: .seconds(600)) }
+        try await waitUntil { executor.sleepingTasks == 1 }
         let start = ContinuousClock.now
         sleeper.cancel()
         await #expect(throws: CancellationError.self) { try await sleeper.value }
         // Not at the end of its 600 s sleep, which would throw the same error.
         #expect(ContinuousClock.now - start < .seconds(300))
+    }
+
+    @Test func aTaskCancelledBeforeItSleepsThrowsAtOnceAndSetsNoTimer() async throws {
+        let executor = try await startedLoop()
+        defer { executor.stop() }
+        let sleeper = Task(executorPreference: executor) {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await executor.sleep(for: .seconds(600))
+        }
+        await #expect(throws: CancellationError.self) { try await sleeper.value }
+        #expect(executor.timersScheduled == 0)
     }
 
     @Test func jobsEnqueuedFromManyThreadsAtOnceAllRun() async throws {
@@ -94,10 +105,9 @@ import Glibc
     @Test func anIdleExecutorsThreadIsNotWokenEvenWithATimerPending() async throws {
         let executor = try await startedLoop()
         defer { executor.stop() }
-        let sleeper = Task(executorPreference: executor) { try await Task.sleep(for: .seconds(600)) }
-        try await waitUntil { executor.sleepingJobs == 1 }
-        try await waitUntil { try kernelFunction(of: executor.thread).contains("poll") }
-        let before = try runCount(of: executor.thread)
+        let sleeper = Task(executorPreference: executor) { try await executor.sleep(for: .seconds(600)) }
+        try await waitUntil { executor.sleepingTasks == 1 }
+        let before = try await asleepRunCount(of: executor.thread)
         // A window in which nothing is due: the thread must stay asleep through all of it.
         try await Task.sleep(for: .seconds(2))
         #expect(try runCount(of: executor.thread) == before)
@@ -106,12 +116,29 @@ import Glibc
         #expect(try runCount(of: executor.thread) > before)
     }
 
+    @Test func aCancelledSleepLeavesNoTimerToWakeFor() async throws {
+        let executor = try await startedLoop()
+        defer { executor.stop() }
+        let sleeper = Task(executorPreference: executor) { try await executor.sleep(for: .seconds(600)) }
+        try await waitUntil { executor.sleepingTasks == 1 }
+        sleeper.cancel()
+        _ = try? await sleeper.value
+        // Dropped before the thread goes back to sleep, so its deadline can never wake it.
+        try await waitUntil { executor.sleepingTasks == 0 }
+    }
+
     /// A loop executor running on a new thread.
     private func startedLoop() async throws -> LoopExecutor {
         let executor = LoopExecutor()
         DetachedThread.start(name: "test-loop") { try? executor.run() }
         try await waitUntil { executor.thread != 0 }
         return executor
+    }
+
+    /// The run count of thread `id` once it sleeps in `ppoll`.
+    private func asleepRunCount(of id: Int32) async throws -> Int {
+        try await waitUntil { try kernelFunction(of: id).contains("poll") }
+        return try runCount(of: id)
     }
 
     /// Where in the kernel thread `id` of this process sleeps (`wchan`): `poll_schedule_timeout…`

@@ -1,3 +1,4 @@
+import ProcessThreads
 import ServiceLifecycle
 
 /// Waits between rounds of a service's loop without holding up a graceful shutdown.
@@ -5,7 +6,7 @@ enum ServicePause {
     /// Sleeps for `duration`, returning early when the task is cancelled or its service group
     /// starts shutting down.
     static func sleep(for duration: Duration) async {
-        try? await cancelWhenGracefulShutdown { try await Task.sleep(for: duration) }
+        try? await cancelWhenGracefulShutdown { try await ProcessExecutor.sleep(for: duration) }
     }
 
     /// Waits until `signal` is raised, up to `limit` if given; returns early, like `sleep`, on

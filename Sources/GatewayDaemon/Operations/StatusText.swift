@@ -50,16 +50,16 @@ public enum StatusText {
         ])
         for row in rows {
             let counts = row.counts
-            let numbers = [
+            let numbers: [Int?] = [
                 counts?.samplesReceived, counts?.samplesAccepted, counts?.samplesDelivered, counts?.samplesDuplicate,
                 counts?.samplesRejected, counts?.malformedFrames, counts?.reconnects,
-            ].map { $0.map(String.init) ?? "-" }
-            table.add(
-                [
-                    row.status.address, row.status.alias ?? "-", row.status.patientID ?? "-", row.status.state,
-                    row.status.lastSampleAt.map { AgeText.format(seconds: snapshot.now.timeIntervalSince($0)) + " ago" } ?? "-",
-                    row.status.bpm.map(String.init) ?? "-", row.status.batteryPercent.map { "\($0) %" } ?? "-",
-                ] + numbers)
+            ]
+            let lastSample = row.status.lastSampleAt.map { AgeText.format(seconds: snapshot.now.timeIntervalSince($0)) + " ago" }
+            let described: [String] = [
+                row.status.address, row.status.alias ?? "-", row.status.patientID ?? "-", row.status.state, lastSample ?? "-",
+                row.status.bpm.map(String.init) ?? "-", row.status.batteryPercent.map { "\($0) %" } ?? "-",
+            ]
+            table.add(described + numbers.map { $0.map(String.init) ?? "-" })
         }
         var lines = table.lines
         for row in rows where !row.status.stateDetail.isEmpty {

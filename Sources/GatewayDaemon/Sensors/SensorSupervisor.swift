@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import GATTHeartRate
+import ProcessThreads
 
 /// Keeps one bound strap connected and its notifications flowing, for weeks, without a human.
 ///
@@ -83,7 +84,7 @@ public actor SensorSupervisor {
                 attempt += 1
                 state = .backingOff(failure.description)
                 onEvent(.retrying(address, reason: failure.description, transient: failure.isTransient, after: delay, failures: attempt))
-                try? await Task.sleep(for: delay)
+                try? await ProcessExecutor.sleep(for: delay)
             }
         }
     }
@@ -151,7 +152,7 @@ public actor SensorSupervisor {
                     notifications.stop()
                     return true
                 }
-                try? await Task.sleep(for: left)
+                try? await ProcessExecutor.sleep(for: left)
             }
             return false
         }

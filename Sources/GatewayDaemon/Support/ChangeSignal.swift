@@ -1,3 +1,4 @@
+import ProcessThreads
 import Synchronization
 
 /// "Something changed": raised from any thread, awaited by one task. The daemon's services wait
@@ -72,7 +73,7 @@ final class ChangeSignal: Sendable {
                 return !Task.isCancelled
             }
             group.addTask {
-                try? await Task.sleep(for: limit)
+                try? await ProcessExecutor.sleep(for: limit)
                 return false
             }
             let first = await group.next() ?? false

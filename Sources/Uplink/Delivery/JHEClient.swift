@@ -1,12 +1,9 @@
 import GATTHeartRate
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
+import ProcessThreads
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
-#endif
 #endif
 
 /// Delivers heart-rate samples to JHE and says, per sample, what the queue should do with it.
@@ -28,7 +25,7 @@ public final class JHEClient: Sendable {
     /// A client uploading with `tokens`' credentials through `transport`.
     public init(
         tokens: TokenManager, transport: any HTTPTransport, configuration: DeliveryConfiguration = DeliveryConfiguration(),
-        sleep: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
+        sleep: @escaping @Sendable (Duration) async -> Void = { try? await ProcessExecutor.sleep(for: $0) }
     ) {
         self.tokens = tokens
         self.transport = transport

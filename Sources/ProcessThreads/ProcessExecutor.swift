@@ -1,0 +1,58 @@
+import CLinux
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How the `edge-gateway` process runs its tasks: every job on one `LoopExecutor`, on the
+/// process's main thread, instead of on libdispatch's pool.
+///
+/// It takes the jobs through the concurrency runtime's enqueue hooks
+/// (`swift_task_enqueueGlobal_hook`, `swift_task_enqueueMainExecutor_hook`), which Swift 6.2
+/// and 6.3 both consult, so the Pi's build (Debian's 6.2.3) and the amd64 build (6.3.1) run
+/// the same way; 6.3's executor factories do not exist in 6.2. Sleeps do not pass through any
+/// hook on either toolchain (6.2 arms a libdispatch timer directly), so the daemon sleeps with
+/// `ProcessExecutor.sleep(for:)`, which uses the loop's own timers once the loop runs.
+public enum ProcessExecutor {
+    /// The process's loop; made on first use, which only `runMain` and the hooks make.
+    private static let loop = LoopExecutor()
+    /// Whether `runMain` installed the loop; false in any other process (the tests), whose tasks
+    /// keep the platform's executors.
+    private static let installed = Atomic<Bool>(false)
+
+    /// Runs `body` as the process's first task on a `LoopExecutor` that takes every global and
+    /// main-actor job, with the calling thread (the process's main thread) as its one thread;
+    /// exits with status 0 when `body` returns. Call it once, from a synchronous `main`, before
+    /// any task exists, so no job is already in libdispatch's hands.
+    public static func runMain(_ body: @escaping @Sendable () async -> Void) -> Never {
+        installed.store(true, ordering: .releasing)
+        clinux_set_concurrency_hooks(
+            unsafeBitCast(enqueueGlobal, to: UnsafeMutableRawPointer.self),
+            unsafeBitCast(enqueueMain, to: UnsafeMutableRawPointer.self))
+        Task.detached {
+            await body()
+            exit(0)
+        }
+        try? loop.run()
+        exit(0)
+    }
+
+    /// Suspends the calling task for `duration`: on the process loop's timers when `runMain`
+    /// installed one, otherwise with `Task.sleep`. Throws `CancellationError` at once when the
+    /// task is cancelled, like `Task.sleep`.
+    public static func sleep(for duration: Duration) async throws {
+        if installed.load(ordering: .acquiring) {
+            try await loop.sleep(for: duration)
+        } else {
+            try await Task.sleep(for: duration)
+        }
+    }
+
+    /// The runtime's own enqueue functions, which the hooks replace and never call.
+    private typealias Original = @convention(thin) (UnownedJob) -> Void
+    private typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
+
+    private static let enqueueGlobal: Hook = { job, _ in loop.enqueue(job, as: .task) }
+    private static let enqueueMain: Hook = { job, _ in loop.enqueue(job, as: .main) }
+}
