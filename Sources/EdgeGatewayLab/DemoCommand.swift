@@ -38,6 +38,17 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Seconds a JHE access token lives (short, so the demo shows refreshes; benchmarks use a realistic one).")
     var tokenLifetime = 20
 
+    @Flag(help: "Bind the straps with `edge-gateway pair` (connect, check the service, bond, trust), as a technician does, instead of writing the bindings.")
+    var pair = false
+
+    @Flag(
+        help: "Kill the daemon with SIGKILL halfway through the outage (or the run) and start it again: what it had accepted must still reach JHE exactly once."
+    )
+    var crash = false
+
+    @Option(help: "The edge-gateway to run (default: the one next to this program), e.g. a script that runs an arm64 build under qemu.")
+    var gateway: String?
+
     @Flag(help: "Keep the demo's state directory and daemon log afterwards.")
     var keep = false
 
@@ -54,7 +65,8 @@ struct DemoCommand: AsyncParsableCommand {
     func run() async throws {
         let stage: DemoStage
         do {
-            stage = try await DemoStage(sensors: sensors, interval: .milliseconds(intervalMs), tokenLifetime: tokenLifetime)
+            stage = try await DemoStage(
+                sensors: sensors, interval: .milliseconds(intervalMs), tokenLifetime: tokenLifetime, gateway: gateway ?? DemoStage.siblingGateway)
         } catch {
             StandardError.writeLine("edge-gateway-lab demo: cannot start the simulators: \(error)")
             throw ExitStatus.unavailable
@@ -76,13 +88,15 @@ struct DemoCommand: AsyncParsableCommand {
 
     private func play(on stage: DemoStage, dashboard: DemoDashboard) async throws -> DemoVerdict {
         await dashboard.note("JHE simulator at \(await stage.jhe.baseURL); access tokens live \(tokenLifetime) s")
-        try await stage.enrollAndBind()
-        await dashboard.note("enrolled; \(sensors) straps bound to patient 40001")
+        try await stage.enrollAndBind(pairing: pair)
+        await dashboard.note("enrolled; \(sensors) straps \(pair ? "paired and " : "")bound to patient 40001")
         try stage.startDaemon()
         await dashboard.note("daemon started: edge-gateway run")
         let cutAt = duration / 3
         let outageSeconds = outage ?? max(10, duration / 4)
         let restoreAt = cutAt + outageSeconds
+        let crashAt = crash ? (outageSeconds > 0 ? cutAt + outageSeconds / 2 : duration / 2) : nil
+        var crashed: DemoVerdict.Crash?
         let warmUp = 5
         var costStart: DemoVerdict.DaemonCost.Mark?
         var cost: DemoVerdict.DaemonCost?
@@ -90,12 +104,17 @@ struct DemoCommand: AsyncParsableCommand {
         for second in 1 ... duration {
             try await Task.sleep(for: .seconds(1))
             if second == warmUp { costStart = DemoVerdict.DaemonCost.Mark(stage: stage) }
-            if second == duration, let costStart, let end = DemoVerdict.DaemonCost.Mark(stage: stage) {
+            // Across a crash the two marks would be two processes': no cost then.
+            if second == duration, crashAt == nil, let costStart, let end = DemoVerdict.DaemonCost.Mark(stage: stage) {
                 cost = DemoVerdict.DaemonCost(from: costStart, to: end)
             }
             if outageSeconds > 0 && second == cutAt {
                 await stage.jhe.setReachable(false)
                 await dashboard.note("network cut: uploads fail, samples pile up in the queue")
+            }
+            if second == crashAt {
+                crashed = try await stage.crashAndRestartDaemon()
+                await dashboard.note("daemon killed with SIGKILL and started again; \(crashed?.accepted ?? 0) samples it had accepted survive")
             }
             if outageSeconds > 0 && second == restoreAt {
                 let start = await BacklogDrain.Start(stage: stage)
@@ -117,6 +136,7 @@ struct DemoCommand: AsyncParsableCommand {
         // Drained means JHE holds the whole backlog, so the watch ends at its next look.
         if !drained { drain?.cancel() }
         return await DemoVerdict(
-            stage: stage, drained: drained, daemonExit: exit, outageSeconds: outageSeconds, cost: cost, drain: await drain?.value)
+            stage: stage, drained: drained, daemonExit: exit, outageSeconds: outageSeconds, cost: cost, drain: await drain?.value,
+            crash: crashed)
     }
 }

@@ -57,12 +57,28 @@ final class DemoStage: @unchecked Sendable {
     }
 
     /// Enrols through `edge-gateway enroll` with a fresh invitation and binds every strap to the
-    /// simulator's patient, as a technician would.
-    func enrollAndBind() async throws {
+    /// simulator's patient, as a technician would: with `edge-gateway pair` when `pairing`,
+    /// otherwise by writing the bindings (quicker, for benchmarks).
+    func enrollAndBind(pairing: Bool = false) async throws {
         let link = await jhe.issueInvitation()
         let enroll = try ChildProcess(executable, ["enroll", link, "--state-dir", stateDirectory], errorPath: daemonLog)
         let status = try await Self.exitStatus(of: enroll, within: .seconds(60))
         guard status == 0 else { throw DemoFailure("enrolment failed (see \(daemonLog))") }
+        if pairing {
+            for (index, address) in straps.enumerated() {
+                let pair = try ChildProcess(
+                    executable,
+                    [
+                        "pair", address.description, "--alias", "bed \(index + 1)", "--patient", String(JHESimulator.defaultPatientID),
+                        "--state-dir", stateDirectory,
+                    ],
+                    errorPath: daemonLog, environment: busEnvironment)
+                guard try await Self.exitStatus(of: pair, within: .seconds(120)) == 0 else {
+                    throw DemoFailure("edge-gateway pair \(address) failed (see \(daemonLog))")
+                }
+            }
+            return
+        }
         let bindings = SensorBindingStore(directory: stateDirectory)
         for (index, address) in straps.enumerated() {
             try bindings.bind(
@@ -74,8 +90,7 @@ final class DemoStage: @unchecked Sendable {
     /// Starts `edge-gateway run` on the stage as systemd would (with a runtime directory),
     /// uploading every `uplinkInterval` seconds (the demo's 2 s, or nil for the daemon's default).
     func startDaemon(uplinkInterval: Int? = 2) throws {
-        var environment = ProcessInfo.processInfo.environment
-        environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
+        var environment = busEnvironment
         if let uplinkInterval { environment["EDGE_GATEWAY_UPLINK_INTERVAL_S"] = String(uplinkInterval) }
         // This box's clock may never report itself synchronised (containers, CI); a demo should
         // not hold every sample for clock repair.
@@ -85,6 +100,49 @@ final class DemoStage: @unchecked Sendable {
         daemon = try ChildProcess(
             executable, ["run", "--state-dir", stateDirectory, "--log-level", "notice"],
             errorPath: daemonLog, environment: environment)
+    }
+
+    /// This process's environment with the stage's bus as the system bus.
+    private var busEnvironment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = bus.address
+        return environment
+    }
+
+    /// Kills the daemon with SIGKILL, counts what survived it, and starts it again. Survived:
+    /// the samples JHE holds or the queue still holds, by id; at least as many as the daemon's
+    /// last status report had called accepted (made durable), or some were lost.
+    func crashAndRestartDaemon() async throws -> DemoVerdict.Crash {
+        guard let daemon else { throw DemoFailure("no daemon to kill") }
+        let reported = statusReport()?.sensors ?? []
+        daemon.signal(SIGKILL)
+        _ = try await Self.exitStatus(of: daemon, within: .seconds(60))
+        var survivors = Set(await jhe.storedDataPoints().compactMap(\.uuid))
+        survivors.formUnion(try await queuedSampleIDs())
+        try startDaemon()
+        return DemoVerdict.Crash(
+            accepted: survivors.count, reportedAccepted: reported.reduce(0) { $0 + $1.samplesAccepted },
+            reportedCaptured: reported.reduce(0) { $0 + $1.samplesReceived })
+    }
+
+    /// The ids of the samples in the queue (pending or leased).
+    private func queuedSampleIDs() async throws -> Set<UUID> {
+        let queue = try OfflineQueue(path: stateDirectory + "/queue.sqlite", access: .attach)
+        var ids = Set<UUID>()
+        do {
+            var after: Int64 = 0
+            while true {
+                let records = try await queue.records(after: after, limit: 1000)
+                guard let last = records.last else { break }
+                for record in records { ids.insert(try SampleRecordCodec.sample(from: record).id) }
+                after = last.id
+            }
+        } catch {
+            await queue.close()
+            throw error
+        }
+        await queue.close()
+        return ids
     }
 
     /// Stops the daemon with SIGTERM and returns its exit status.

@@ -55,6 +55,17 @@ struct DemoVerdict {
         }
     }
 
+    /// What a SIGKILL in the middle of the run left: the samples that survived it, and what the
+    /// killed daemon's last status report had counted.
+    struct Crash {
+        let accepted: Int
+        let reportedAccepted: Int
+        let reportedCaptured: Int
+
+        /// Nothing the killed daemon had reported accepted was lost.
+        var lostNothing: Bool { accepted >= reportedAccepted }
+    }
+
     let straps: Int
     let captured: Int
     let accepted: Int
@@ -70,17 +81,26 @@ struct DemoVerdict {
     let outageSeconds: Int
     let cost: DaemonCost?
     let drain: BacklogDrain?
+    let crash: Crash?
 
-    /// Every accepted sample stored once, none twice, nothing left behind, a clean stop.
+    /// Every accepted sample stored once, none twice, nothing left behind, a clean stop; after a
+    /// crash, nothing the killed daemon had accepted lost.
     var exactlyOnce: Bool {
         drained && daemonExit == 0 && dead == 0 && left == 0 && stored == accepted && uniqueStored == stored
+            && crash?.lostNothing ?? true
     }
 
-    init(stage: DemoStage, drained: Bool, daemonExit: Int32, outageSeconds: Int, cost: DaemonCost?, drain: BacklogDrain?) async {
+    /// Counts after a crash add what survived it to what the restarted daemon (whose counters
+    /// started from zero) reports.
+    init(
+        stage: DemoStage, drained: Bool, daemonExit: Int32, outageSeconds: Int, cost: DaemonCost?, drain: BacklogDrain?,
+        crash: Crash? = nil
+    ) async {
         let sensors = stage.statusReport()?.sensors ?? []
         straps = sensors.count
-        captured = sensors.reduce(0) { $0 + $1.samplesReceived }
-        accepted = sensors.reduce(0) { $0 + $1.samplesAccepted }
+        // The killed daemon's last report may be older than its last accepted sample.
+        captured = sensors.reduce(0) { $0 + $1.samplesReceived } + (crash.map { max($0.reportedCaptured, $0.accepted) } ?? 0)
+        accepted = sensors.reduce(0) { $0 + $1.samplesAccepted } + (crash?.accepted ?? 0)
         let points = await stage.jhe.storedDataPoints()
         stored = points.count
         uniqueStored = Set(points.compactMap(\.uuid)).count
@@ -95,25 +115,30 @@ struct DemoVerdict {
         self.outageSeconds = outageSeconds
         self.cost = cost
         self.drain = drain
+        self.crash = crash
     }
 
     var summary: String {
-        """
+        let crashLine = crash.map {
+            "  SIGKILL, restarted           \($0.accepted) samples survived; its last report: \($0.reportedAccepted) accepted"
+                + ($0.lostNothing ? "" : " (SOME LOST)") + "\n"
+        }
+        return """
 
-        Summary
-          straps                        \(straps)
-          samples captured              \(captured)
-          samples accepted (durable)    \(accepted)
-          stored by JHE                 \(stored) (\(uniqueStored) distinct)
-          re-sent, answered 409         \(duplicatesAnswered)
-          dead letters                  \(dead)
-          left in the queue             \(left)
-          network outage                \(outageSeconds) s
-          token refreshes               \(refreshes)
-          daemon exit status            \(daemonExit)
-          daemon cost                   \(cost?.description ?? "not measured")
-          backlog drain                 \(drain?.description ?? "not measured")
-        \(exactlyOnce ? "✓ every accepted sample was delivered exactly once" : "✗ NOT every accepted sample was delivered exactly once")
-        """
+            Summary
+              straps                        \(straps)
+              samples captured              \(captured)
+              samples accepted (durable)    \(accepted)
+              stored by JHE                 \(stored) (\(uniqueStored) distinct)
+              re-sent, answered 409         \(duplicatesAnswered)
+              dead letters                  \(dead)
+              left in the queue             \(left)
+              network outage                \(outageSeconds) s
+              token refreshes               \(refreshes)
+              daemon exit status            \(daemonExit)
+              daemon cost                   \(cost?.description ?? "not measured")
+              backlog drain                 \(drain?.description ?? "not measured")
+            \(crashLine ?? "")\(exactlyOnce ? "✓ every accepted sample was delivered exactly once" : "✗ NOT every accepted sample was delivered exactly once")
+            """
     }
 }

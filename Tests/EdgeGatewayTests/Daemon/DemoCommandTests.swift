@@ -17,4 +17,26 @@ struct DemoCommandTests {
         let drain = result.outputLines.first { $0.contains("backlog drain") }
         #expect(drain?.contains("samples in") == true, "the drain after the outage is measured: \(drain ?? "no line")")
     }
+
+    /// The route `make test-arm64` takes with the arm64 build: another program given as the
+    /// gateway (here a script that runs the sibling build), straps paired with `edge-gateway pair`,
+    /// and a SIGKILL in the middle of the outage.
+    @Test("with --gateway, --pair and --crash, the samples that survive a SIGKILL mid-outage reach JHE exactly once")
+    func demoSurvivesACrashOfTheGatewayItWasGiven() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let wrapper = directory.file("gateway")
+        let gateway = GatewayProcess.productsDirectory.appendingPathComponent("edge-gateway").path
+        try Data("#!/bin/sh\nexec '\(gateway)' \"$@\"\n".utf8).write(to: URL(fileURLWithPath: wrapper))
+        #expect(chmod(wrapper, 0o755) == 0)
+        let result = try await GatewayProcess.run(
+            ["demo", "--sensors", "2", "--duration", "24", "--outage", "8", "--interval-ms", "500", "--pair", "--crash", "--gateway", wrapper],
+            product: "edge-gateway-lab", timeout: .seconds(300))
+        #expect(result.status == 0, "\(result.standardOutput)\n\(result.standardError)")
+        #expect(result.standardOutput.contains("2 straps paired and bound"))
+        let crash = try #require(result.outputLines.first { $0.contains("SIGKILL, restarted") }, "\(result.standardOutput)")
+        let survived = Int(crash.split(separator: " ").first { Int($0) != nil } ?? "") ?? 0
+        #expect(survived > 0, "\(crash)")
+        #expect(result.standardOutput.contains("✓ every accepted sample was delivered exactly once"))
+    }
 }
