@@ -126,12 +126,14 @@ arm64_release_gcc() {
 # architectures stay untouched, and nothing is ever installed, only downloaded. (apt's _apt
 # user cannot enter root's cache folder: downloads run as root, as they would with a warning.)
 arm64_apt() {
-    local release=$1; shift
+    local release=$1 tool=apt-get; shift
+    # apt-cache for queries (policy), with the same configuration.
+    if [[ ${1:-} == --cache ]]; then tool=apt-cache; shift; fi
     local dir=$arm64_cache/apt/$release
     mkdir -p "$dir/lists/partial" "$dir/archives/partial" "$dir/sources.list.d" "$dir/preferences.d"
     [[ -f $dir/status ]] || : >"$dir/status"
     echo "deb [arch=arm64 signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $arm64_mirror $release main" >"$dir/sources.list"
-    apt-get "${arm64_apt_options[@]}" -q \
+    "$tool" "${arm64_apt_options[@]}" -q \
         -o Dir::State="$dir" -o Dir::State::Lists="$dir/lists" -o Dir::State::status="$dir/status" \
         -o Dir::Cache="$dir" -o Dir::Cache::archives="$dir/archives" \
         -o Dir::Etc::SourceList="$dir/sources.list" -o Dir::Etc::SourceParts="$dir/sources.list.d" \
@@ -218,7 +220,7 @@ arm64_ensure_sysroot() {
         deb=$archives/${package}_${version//:/%3a}_arm64.deb
         [[ -f $deb ]] && dpkg-deb --info "$deb" >/dev/null 2>&1 && continue
         (cd "$archives" && arm64_apt sid download "$package=$version") >>"$log" 2>&1 \
-            || arm64_fail "sid has no arm64 $package $version (the sid root's version; sid has: $(arm64_apt sid policy "$package" 2>/dev/null | sed -n 's/ *Candidate: //p')): remove $arm64_toolchain and run again to remake both from today's sid (log: $log)"
+            || arm64_fail "sid has no arm64 $package $version (the sid root's version; sid has: $(arm64_apt sid --cache policy "$package" 2>/dev/null | sed -n 's/ *Candidate: //p')): remove $arm64_toolchain and run again to remake both from today's sid (log: $log)"
     done
     extract=$(mktemp -d)
     dpkg-deb --fsys-tarfile "$archives/swiftlang_${version//:/%3a}_arm64.deb" \
@@ -482,19 +484,10 @@ arm64_ensure_vm_kernel() {
     chmod 0755 "$work/initramfs/init"
     # The package leaves modules.dep to its postinst; depmod reads any architecture's modules.
     depmod -b "$work/kernel" "$version" >>"$log" 2>&1 || arm64_fail "depmod of the arm64 kernel $version failed (log: $log)"
-    local module file name
-    for module in "${arm64_vm_modules[@]}"; do
-        modprobe -d "$work/kernel" -S "$version" --show-depends "$module" 2>>"$log" \
-            || arm64_fail "the arm64 kernel $version has no module $module (log: $log)"
-    done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }' | while read -r file; do
-        name=$(basename "$file"); name=${name%%.ko*}
-        case $file in
-            *.ko) cp "$file" "$work/initramfs/modules/$name.ko" ;;
-            *.ko.xz) xz -dc "$file" >"$work/initramfs/modules/$name.ko" ;;
-            *.ko.zst) zstd -qdc "$file" >"$work/initramfs/modules/$name.ko" ;;
-        esac
-        echo "$name" >>"$work/initramfs/modules.order"
-    done
+    # shellcheck source=../vm/guest-vm.sh
+    . "$arm64_repo/scripts/vm/guest-vm.sh"
+    copy_initramfs_modules "$work/kernel" "$version" "$work/initramfs" "${arm64_vm_modules[@]}" 2>>"$log" \
+        || arm64_fail "the arm64 kernel $version lacks one of ${arm64_vm_modules[*]} (log: $log)"
     [[ -s $work/initramfs/modules.order ]] || arm64_fail "no modules found for ${arm64_vm_modules[*]} in the arm64 kernel $version (log: $log)"
     (cd "$work/initramfs" && find . | cpio -o -H newc --quiet | gzip -1) >"$arm64_vm/initrd.gz"
     echo "$image $(tr '\n' ' ' <"$work/initramfs/modules.order")" >"$arm64_vm/kernel"

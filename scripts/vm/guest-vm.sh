@@ -23,18 +23,17 @@ ensure_packages() {
     fi
 }
 
-# Writes the initramfs for kernel $1 to $2: static busybox, the modules a 9p + overlay root
-# needs (dependencies first) and the stage-1 init (scripts/vm/initramfs-init.sh).
-build_initramfs() {
-    local version=$1 output=$2
-    local initramfs
-    initramfs=$(mktemp -d)
-    mkdir -p "$initramfs"/{bin,dev,proc,sys,modules}
-    cp /bin/busybox "$initramfs/bin/busybox"
-    cp "$(dirname "${BASH_SOURCE[0]}")/initramfs-init.sh" "$initramfs/init"
+# Copies kernel modules $4… of kernel $2 and their dependencies into the initramfs tree $3
+# (modules/NAME.ko, decompressed, and modules.order, dependencies first, for the init to insmod
+# in order); $1 is the root whose /lib/modules holds them ("" for this machine's). Fails if
+# modprobe does not know a module.
+copy_initramfs_modules() {
+    local base=$1 version=$2 initramfs=$3 module file name
+    shift 3
+    mkdir -p "$initramfs/modules"
     # modprobe --show-depends lists each module's dependencies first, as insmod lines.
-    for module in virtio_pci 9pnet_virtio 9p overlay; do
-        modprobe -S "$version" --show-depends "$module"
+    for module in "$@"; do
+        modprobe ${base:+-d "$base"} -S "$version" --show-depends "$module" || return 1
     done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }' | while read -r file; do
         name=$(basename "$file"); name=${name%%.ko*}
         case $file in
@@ -44,6 +43,18 @@ build_initramfs() {
         esac
         echo "$name" >> "$initramfs/modules.order"
     done
+}
+
+# Writes the initramfs for kernel $1 to $2: static busybox, the modules a 9p + overlay root
+# needs (dependencies first) and the stage-1 init (scripts/vm/initramfs-init.sh).
+build_initramfs() {
+    local version=$1 output=$2
+    local initramfs
+    initramfs=$(mktemp -d)
+    mkdir -p "$initramfs"/{bin,dev,proc,sys,modules}
+    cp /bin/busybox "$initramfs/bin/busybox"
+    cp "$(dirname "${BASH_SOURCE[0]}")/initramfs-init.sh" "$initramfs/init"
+    copy_initramfs_modules "" "$version" "$initramfs" virtio_pci 9pnet_virtio 9p overlay
     (cd "$initramfs" && find . | cpio -o -H newc --quiet | gzip -1) > "$output"
     rm -rf "$initramfs"
 }
