@@ -5,7 +5,7 @@ SWIFT        ?= swift
 FUZZ_SECONDS ?= 600
 FUZZ_CORPUS  ?= .build-fuzz/corpus
 
-.PHONY: all deps pydeps build format lint test test-jhe test-bluez test-systemd soak soak-queue soak-daemon demo fuzz bench bench-daemon bench-footprint deb install clean
+.PHONY: all deps pydeps build format lint test test-swift62 test-arm64 test-jhe test-bluez test-systemd soak soak-queue soak-daemon demo fuzz bench bench-daemon bench-footprint deb deb-arm64 install clean
 
 all: build
 
@@ -34,6 +34,20 @@ test: deps pydeps
 	$(SWIFT) build --build-tests
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20
 	scripts/run-tests.sh
+
+## test-swift62: every Swift test built and run with Debian's Swift 6.2.3, the toolchain that
+## cross-builds the Pi's binary, in the Debian sid root that holds it (scripts/arm64/test-swift62;
+## root; the first run makes the root, about 2 minutes). Ends with "N passed, N failed, N skipped".
+test-swift62:
+	scripts/arm64/test-swift62
+
+## test-arm64: the arm64 .deb (make deb-arm64) under qemu-aarch64 as a Cortex-A53: the daemon's
+## whole job against the lab's simulators (enrol, pair, outage, SIGKILL, stop; exactly once),
+## decode byte for byte as on amd64, the architecture-sensitive libraries' tests, and the .deb
+## installed into arm64 bookworm and trixie roots (scripts/arm64/test-arm64; root). The library
+## tests run in their CI form; EGW_ARM64_TESTS=full make test-arm64 runs every suite in full.
+test-arm64: deps
+	scripts/arm64/test-arm64
 
 ## test-jhe: the release gateway against a real JupyterHealth Exchange on loopback: a throwaway
 ## PostgreSQL 15 and JHE from the vendored sources (scripts/test-jhe/vendor, `uv sync`), simulated
@@ -151,6 +165,15 @@ bench-footprint: deps
 deb: deps
 	scripts/build-deb.sh
 
+## deb-arm64: the arm64 .deb for the Raspberry Pi (Raspberry Pi OS bookworm and trixie), in
+## .build-arm64/deb: cross-built with Debian sid's Swift 6.2.3 against bookworm's arm64 libraries,
+## then checked (aarch64, glibc <= 2.36, static Swift runtime, stripped, <= 30 MB, Depends: installable
+## on bookworm and trixie). Root; the first run makes a sid root, a sysroot and a Swift SDK in
+## ~/.cache/edge-gateway-arm64, about 5 minutes (scripts/arm64/deb).
+## scripts/arm64/run BINARY runs an arm64 program here under qemu as a Pi 3's Cortex-A53.
+deb-arm64:
+	scripts/arm64/deb
+
 ## install: installs the release build `make deb` made (or BINARY=FILE) with its systemd unit,
 ## user and example config (deploy/install.sh); PREFIX=/usr, DESTDIR= to stage elsewhere.
 PREFIX ?= /usr
@@ -158,4 +181,4 @@ install:
 	deploy/install.sh --prefix $(PREFIX) $(if $(BINARY),--binary $(BINARY)) $(if $(DESTDIR),--destdir $(DESTDIR))
 
 clean:
-	rm -rf .build .build-fuzz .build-release .build-ship
+	rm -rf .build .build-fuzz .build-release .build-ship .build-arm64 .build-arm64-tests
