@@ -37,11 +37,12 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
-        .target(name: "BlueZSimulator", dependencies: ["BlueZ", "DBus", "GATTHeartRate"]),
+        .target(name: "BlueZSimulator", dependencies: ["BlueZ", "CLinux", "DBus", "GATTHeartRate"]),
         .target(
             name: "OfflineQueue",
             dependencies: [
                 "CSQLite",
+                "DurableFile",
                 "ProcessThreads",
                 .product(name: "Logging", package: "swift-log"),
             ]

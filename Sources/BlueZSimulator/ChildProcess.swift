@@ -1,3 +1,4 @@
+import CLinux
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -47,6 +48,10 @@ public final class ChildProcess: @unchecked Sendable {
         }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        // Nothing else of the parent's: Foundation's Process learns that its child ended when
+        // a socket it handed that child closes, so a long-lived child of ours holding a copy
+        // (spawned while the other ran) would hide that end until ours ended too.
+        posix_spawn_file_actions_addclosefrom_np(&actions, 3)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

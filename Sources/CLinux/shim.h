@@ -14,12 +14,15 @@
  *   libswift_Concurrency, static or shared) and consults before handing a job to libdispatch,
  *   on every toolchain since 5.x. They hold Swift-convention function pointers; Swift stores
  *   them through clinux_set_concurrency_hooks, since Swift 6 refuses a mutable C global.
+ * - posix_spawn_file_actions_addclosefrom_np(3) (glibc 2.34): a spawned child gets none of the
+ *   parent's descriptors beyond the ones it is given; declared here like ppoll.
  */
 #ifndef CLINUX_SHIM_H
 #define CLINUX_SHIM_H
 #include <malloc.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/eventfd.h>
 #include <sys/random.h>
 #include <sys/timex.h>
@@ -41,6 +44,8 @@ static inline int clinux_wait_readable(int descriptor, long long nanoseconds) {
     struct timespec timeout = { .tv_sec = nanoseconds / 1000000000LL, .tv_nsec = nanoseconds % 1000000000LL };
     return ppoll(&entry, 1, &timeout, NULL);
 }
+
+extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
 
 extern void *swift_task_enqueueGlobal_hook;
 extern void *swift_task_enqueueMainExecutor_hook;

@@ -31,7 +31,7 @@ public enum DurableFile {
         _ path: String, with bytes: some Collection<UInt8>, mode: mode_t = 0o600, directoryMode: mode_t = 0o700,
         synced: Bool = true
     ) throws(Failure) {
-        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) }.flatMap { $0.isEmpty ? "/" : $0 } ?? "."
+        let directory = parent(of: path)
         mkdir(directory, directoryMode)
         let temporary = path + ".tmp-\(getpid())"
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
@@ -52,10 +52,36 @@ public enum DurableFile {
             throw error
         }
         guard synced else { return }
+        try syncDirectory(directory)
+    }
+
+    /// Gives the finished file `temporary` the name `path` unless `path` already exists, then
+    /// removes `temporary` and fsyncs the directory. Returns false when another process got
+    /// there first: its file stands, and `temporary` is gone either way.
+    ///
+    /// Files other processes may open as soon as they appear (the queue) are built aside and
+    /// published this way, so nobody ever sees one half made, and two creators cannot clash.
+    public static func publish(_ temporary: String, as path: String) throws(Failure) -> Bool {
+        defer { unlink(temporary) }
+        guard link(temporary, path) == 0 else {
+            guard errno == EEXIST else { throw failure("link \(temporary) to \(path)") }
+            return false
+        }
+        let directory = parent(of: path)
+        try syncDirectory(directory)
+        return true
+    }
+
+    /// Makes the directory's entries (a rename, a link) survive a power cut.
+    private static func syncDirectory(_ directory: String) throws(Failure) {
         let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard directoryDescriptor >= 0 else { throw failure("open \(directory) to fsync it") }
         defer { close(directoryDescriptor) }
         guard fsync(directoryDescriptor) == 0 else { throw failure("fsync \(directory)") }
+    }
+
+    private static func parent(of path: String) -> String {
+        path.lastIndex(of: "/").map { String(path[..<$0]) }.flatMap { $0.isEmpty ? "/" : $0 } ?? "."
     }
 
     private static func failure(_ operation: String) -> Failure {

@@ -42,6 +42,9 @@ struct RunCommand: AsyncParsableCommand {
         } catch let error as QueueError where error.code == .inaccessible {
             // Already logged with the file and the fix; 73 is in the unit's RestartPreventExitStatus.
             throw ExitStatus.cannotCreate
+        } catch let error as GatewayError {
+            // Already logged, as above.
+            throw error.code == .alreadyRunning ? ExitStatus.alreadyRunning : ExitStatus.cannotCreate
         }
     }
 }

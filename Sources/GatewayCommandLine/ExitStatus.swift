@@ -8,6 +8,9 @@ public enum ExitStatus {
     /// The command ran and its answer is no: a `doctor` check failed, the gateway is not
     /// enrolled, a lab run lost or duplicated samples. Not an error of the command itself.
     public static let negative = ExitCode(1)
+    /// `run` found another `edge-gateway run` on its state directory and did not start (outside
+    /// `sysexits.h`: nothing is broken, and systemd may start it again once the other is gone).
+    public static let alreadyRunning = ExitCode(3)
     /// Bad command-line usage.
     public static let usage = ExitCode(64)
     /// The input data was malformed (for example a truncated frame, a bad invitation link).

@@ -1,4 +1,5 @@
 import CSQLite
+import DurableFile
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -39,7 +40,7 @@ enum QueueDatabase {
                 throw QueueError(.missing, "no queue at \(path); check --state-dir (the daemon creates the queue when it first starts)")
             }
             do {
-                return (try openPrepared(path: path, pageSize: configuration.pageSize, check: false), nil)
+                return (try openAttached(path: path), nil)
             } catch  where isDamage(error) {
                 throw QueueError(.corrupt, "cannot use the queue \(path): \(error); the daemon moves a damaged queue aside when it next starts")
             } catch {
@@ -55,12 +56,14 @@ enum QueueDatabase {
                 throw QueueError(.openFailed, "cannot create the state directory \(directory): \(error)")
             }
             let existed = FileManager.default.fileExists(atPath: path)
+            if !existed { try create(path: path, pageSize: configuration.pageSize) }
             do {
                 return (try openPrepared(path: path, pageSize: configuration.pageSize, check: true), nil)
             } catch  where existed && isDamage(error) {
                 let report = try moveAside(path: path, reason: "\(error)", clock: configuration.clock)
                 configuration.logger.critical("queue file replaced", metadata: ["reason": "\(report.reason)", "moved_to": "\(report.movedAsidePaths)"])
                 do {
+                    try create(path: path, pageSize: configuration.pageSize)
                     return (try openPrepared(path: path, pageSize: configuration.pageSize, check: true), report)
                 } catch {
                     throw QueueError(.openFailed, "cannot create a fresh queue at \(path) after moving a damaged one aside: \(error)")
@@ -87,17 +90,72 @@ enum QueueDatabase {
         )
     }
 
+    /// Builds a new queue file beside `path` and publishes it under that name in one step, so a
+    /// tool polling the state directory (or a second daemon) sees no file or a whole one, never
+    /// a file still switching to WAL or half through its schema; a power cut mid-way leaves
+    /// only a draft, which the next creation removes.
+    private static func create(path: String, pageSize: Int) throws {
+        removeAbandonedDrafts(of: path)
+        let draft = path + draftMarker + "\(getpid())"
+        for file in [draft, draft + "-wal", draft + "-shm"] { unlink(file) }
+        do {
+            // Created 0600 before SQLite would create it by the umask; its -wal and -shm take
+            // the same mode. Samples are health data (docs/SECURITY.md).
+            let descriptor = Glibc.open(draft, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else { throw QueueError(.openFailed, "cannot create \(draft): \(String(cString: strerror(errno)))") }
+            close(descriptor)
+            // The page size only takes on a new file, before WAL. Closing the only connection
+            // checkpoints the WAL into the file (synchronous = FULL: with an fsync) and removes it.
+            let connection = try openPrepared(path: draft, pageSize: pageSize, check: false)
+            connection.close()
+            _ = try DurableFile.publish(draft, as: path)
+        } catch {
+            for file in [draft, draft + "-wal", draft + "-shm"] { unlink(file) }
+            throw error
+        }
+    }
+
+    private static let draftMarker = ".creating-"
+
+    /// Removes drafts whose creator is gone (a crash or power cut while creating).
+    private static func removeAbandonedDrafts(of path: String) {
+        let url = URL(fileURLWithPath: path)
+        let prefix = url.lastPathComponent + draftMarker
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)) ?? []
+        for name in names where name.hasPrefix(prefix) {
+            let owner = name.dropFirst(prefix.count).prefix { $0.isNumber }
+            if let pid = pid_t(owner), kill(pid, 0) == 0 || errno == EPERM { continue }
+            unlink(url.deletingLastPathComponent().appendingPathComponent(name).path)
+        }
+    }
+
+    /// A tool's connection beside the daemon: never creates, never changes the file's mode or
+    /// schema (those take locks the daemon may be waiting for), and reads only a file the
+    /// daemon has made current.
+    private static func openAttached(path: String) throws -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: path, create: false)
+        do {
+            try connection.execute(script: "PRAGMA synchronous = FULL;")
+            guard try QueueSchema.migrator.isCurrent(connection) else {
+                throw QueueError(
+                    .missing,
+                    "the queue \(path) is not yet at this edge-gateway's schema; the daemon upgrades it when it starts, so start it (or wait for it) and try again"
+                )
+            }
+        } catch {
+            connection.close()
+            throw error
+        }
+        return connection
+    }
+
     /// Opens the connection, sets WAL and the durability pragmas, optionally runs
     /// `quick_check`, and migrates.
     private static func openPrepared(path: String, pageSize: Int, check: Bool) throws -> SQLiteConnection {
-        // A new file is created 0600 here, before SQLite would create it by the umask; its -wal
-        // and -shm take the same mode. Samples are health data (docs/SECURITY.md).
-        let descriptor = Glibc.open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        if descriptor >= 0 { close(descriptor) }
-        let connection = try SQLiteConnection(path: path)
+        let connection = try SQLiteConnection(path: path, create: false)
         do {
-            // The page size only takes on a new file, before WAL; synchronous = FULL makes a
-            // commit survive power loss, which is what "accepted" promises.
+            // synchronous = FULL makes a commit survive power loss, which is what "accepted"
+            // promises.
             try connection.execute(
                 script: """
                     PRAGMA page_size = \(pageSize);

@@ -47,3 +47,11 @@ public struct UplinkError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The message and its stable code in brackets, as logs and the CLI print it.
     public var description: String { "\(message) [\(code.rawValue)]" }
 }
+
+/// Text from outside (a link, a URL, a host) as a message quotes it: in quotes, cut to 80
+/// characters, so a pasted megabyte never becomes a megabyte of log.
+enum Echo {
+    static func quoted(_ text: some StringProtocol, limit: Int = 80) -> String {
+        text.count <= limit ? "'\(text)'" : "'\(text.prefix(limit))…' (\(text.count) characters)"
+    }
+}

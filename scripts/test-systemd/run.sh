@@ -59,34 +59,42 @@ boot_started=$SECONDS
 boot_guest_again_after_oops "$kernel_version" "$work/initrd.gz" "$here/guest-boot.sh" "$out" "${EGW_VM_TIMEOUT:-1800}"
 say "guest ran for $((SECONDS - boot_started)) s"
 
+# The verdicts are gathered first and printed last, after any logs, so that the end of the
+# output (what a CI page shows) says which step failed and why.
 status=0
+summary=()
 steps=(pid1 stack install configure enrol pair service kill9 watchdog bluetooth_restart bluetooth_crash upgrade stop security purge_keeps purge_removes)
 for name in "${steps[@]}"; do
     rc=$(cat "$out/$name.rc" 2>/dev/null || echo "not run")
-    printf 'test-systemd: %-17s %s\n' "$name" "$([[ $rc == 0 ]] && echo "ok: $(tail -n 1 "$out/$name.out")" || echo "FAILED ($rc)")"
-    [[ $rc == 0 ]] || status=1
+    seconds=$(cat "$out/$name.seconds" 2>/dev/null || echo "?")
+    if [[ $rc == 0 ]]; then
+        summary+=("$(printf '%-17s ok (%s s): %s' "$name" "$seconds" "$(tail -n 1 "$out/$name.out")")")
+    else
+        summary+=("$(printf '%-17s FAILED (%s) after %s s: %s' "$name" "$rc" "$seconds" "$(tail -n 3 "$out/$name.out" 2>/dev/null | paste -sd '|')")")
+        status=1
+    fi
 done
 # pair must not lean on the strap's agent, bluetoothd's default agent in this guest: it brings
 # its own, and the strap's agent answers only for the strap's side (hci1).
 if grep -q "pairing with an agent of its own" "$out/pair.err" 2>/dev/null \
     && ! grep '"event":"agent"' "$out/peripheral.jsonl" | grep -v '"device":"/org/bluez/hci1/' | grep -q .; then
-    say "pair answered bluetoothd with its own agent; the strap's agent was asked only about the strap's side"
+    summary+=("pair answered bluetoothd with its own agent; the strap's agent was asked only about the strap's side")
 else
-    say "FAILED: pair did not use its own agent, or the strap's agent answered for the gateway's side"
+    summary+=("FAILED: pair did not use its own agent, or the strap's agent answered for the gateway's side")
     status=1
 fi
 # systemd-analyze security under the real PID 1 must agree with the offline check make test runs.
 offline=$(systemd-analyze security --offline=yes deploy/edge-gateway.service 2>/dev/null | tail -1 | grep -o 'level for [^:]*: [0-9.]*' | awk '{print $NF}')
 online=$(grep -o 'level for [^:]*: [0-9.]*' "$out/security.out" 2>/dev/null | awk '{print $NF}')
 if [[ -n $offline && $offline == "$online" ]]; then
-    say "exposure under systemd $online, the same as the offline check"
+    summary+=("exposure under systemd $online, the same as the offline check")
 else
-    say "FAILED: exposure under systemd '${online}', offline '${offline}'"
+    summary+=("FAILED: exposure under systemd '${online}', offline '${offline}'")
     status=1
 fi
-[[ -f $out/journal-edge-gateway.txt ]] && say "libdispatch's 'Failed to set thread priority' lines: $(grep -c "Failed to set thread priority" "$out/journal-edge-gateway.txt") (its nice -4 request, refused without CAP_SYS_NICE: one per daemon start)"
-[[ -f $out/bluetoothd-restarts ]] && say "bluetoothd back on the bus $(wc -l < "$out/bluetoothd-restarts") time(s) after the stack step"
-[[ -f $out/retries ]] && say "retries: $(wc -l < "$out/retries") ($(paste -sd ';' "$out/retries"))"
+[[ -f $out/journal-edge-gateway.txt ]] && summary+=("libdispatch's 'Failed to set thread priority' lines: $(grep -c "Failed to set thread priority" "$out/journal-edge-gateway.txt") (its nice -4 request, refused without CAP_SYS_NICE: one per daemon start)")
+[[ -f $out/bluetoothd-restarts ]] && summary+=("bluetoothd back on the bus $(wc -l < "$out/bluetoothd-restarts") time(s) after the stack step")
+[[ -f $out/retries ]] && summary+=("retries: $(wc -l < "$out/retries") ($(paste -sd ';' "$out/retries"))")
 if ((status)); then
     for log in guest.log console.log journal-edge-gateway.txt; do
         [[ -f $out/$log ]] && { echo "---- $log (last 60 lines)"; tail -n 60 "$out/$log"; }
@@ -96,5 +104,6 @@ if ((status)); then
     done
     EGW_KEEP=1
 fi
+for line in "${summary[@]}"; do say "$line"; done
 say "total $((SECONDS - started)) s"
 exit "$status"

@@ -37,6 +37,14 @@ public struct Gateway {
         // daemon. The trap still receives it (a Dispatch signal source works on ignored signals).
         signal(SIGHUP, SIG_IGN)
         try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let lock: StateDirectoryLock
+        do {
+            lock = try StateDirectoryLock(directory: stateDirectory)
+        } catch {
+            logger.critical("the daemon cannot start: \(error.message)", metadata: ["code": "\(error.code.rawValue)"])
+            throw error
+        }
+        defer { lock.release() }
         let queue = try openQueue("queue.sqlite")
         let held = try openQueue(HeldSamples.fileName, evictByAge: false)
         let uplink = configuration.uplink

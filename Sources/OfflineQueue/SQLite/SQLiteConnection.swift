@@ -17,11 +17,11 @@ final class SQLiteConnection {
     private var handle: OpaquePointer?
     private var statements: [String: SQLiteStatement] = [:]
 
-    /// Opens (and, unless `readOnly`, creates) the file, waiting up to `busyTimeoutMilliseconds`
-    /// for another process's lock before a statement fails with `SQLITE_BUSY`.
-    init(path: String, readOnly: Bool = false, busyTimeoutMilliseconds: Int32 = 30_000) throws(SQLiteError) {
+    /// Opens (and if `create`, creates) the file, waiting up to `busyTimeoutMilliseconds` for
+    /// another process's lock before a statement fails with `SQLITE_BUSY`.
+    init(path: String, create: Bool = true, busyTimeoutMilliseconds: Int32 = 30_000) throws(SQLiteError) {
         var handle: OpaquePointer?
-        let mode = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        let mode = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0)
         let status = sqlite3_open_v2(path, &handle, mode | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE, nil)
         guard status == SQLITE_OK, let handle else {
             let error = SQLiteError(status, connection: handle)

@@ -17,24 +17,45 @@ struct SchemaMigrator {
 
     /// Brings the file up to `target` (all migrations by default). A file holding a
     /// migration this build does not know was written by a newer build, and is refused.
+    ///
+    /// Each step re-reads what is applied inside its own write transaction, so a second process
+    /// migrating the same file at the same moment finds the step done and skips it.
     func migrate(_ connection: SQLiteConnection, upTo target: String? = nil) throws {
         try connection.execute(script: "CREATE TABLE IF NOT EXISTS grdb_migrations (identifier TEXT NOT NULL PRIMARY KEY)")
-        let applied = Set(try connection.rows("SELECT identifier FROM grdb_migrations").map { try $0.text(0) })
-        let known = Set(migrations.map(\.identifier))
-        if let unknown = applied.subtracting(known).sorted().first {
-            throw QueueError(
-                .openFailed,
-                "the queue \(connection.path) has schema \(unknown), written by a newer edge-gateway than this one (which knows \(migrations.map(\.identifier).joined(separator: ", "))); install that version again, or move the file aside to start an empty queue"
-            )
-        }
+        let before = try applied(connection)
+        try refuseNewer(before, path: connection.path)
         for migration in migrations {
-            if !applied.contains(migration.identifier) {
+            if !before.contains(migration.identifier) {
                 try connection.transaction(.immediate) {
+                    guard try !applied(connection).contains(migration.identifier) else { return }
                     try connection.execute(script: migration.script)
                     try connection.execute("INSERT INTO grdb_migrations (identifier) VALUES (?)", [.text(migration.identifier)])
                 }
             }
             if migration.identifier == target { return }
         }
+    }
+
+    /// Whether the file has every migration, without changing it: tools that work next to the
+    /// daemon read a queue only once the daemon has made or upgraded it.
+    func isCurrent(_ connection: SQLiteConnection) throws -> Bool {
+        let exists = try connection.row("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'grdb_migrations'") != nil
+        guard exists else { return false }
+        let applied = try applied(connection)
+        try refuseNewer(applied, path: connection.path)
+        return migrations.allSatisfy { applied.contains($0.identifier) }
+    }
+
+    private func applied(_ connection: SQLiteConnection) throws -> Set<String> {
+        Set(try connection.rows("SELECT identifier FROM grdb_migrations", keep: false).map { try $0.text(0) })
+    }
+
+    /// A file holding a migration this build does not know was written by a newer build.
+    private func refuseNewer(_ applied: Set<String>, path: String) throws {
+        guard let unknown = applied.subtracting(migrations.map(\.identifier)).sorted().first else { return }
+        throw QueueError(
+            .openFailed,
+            "the queue \(path) has schema \(unknown), written by a newer edge-gateway than this one (which knows \(migrations.map(\.identifier).joined(separator: ", "))); install that version again, or move the file aside to start an empty queue"
+        )
     }
 }

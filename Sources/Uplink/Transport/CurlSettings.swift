@@ -16,8 +16,10 @@ struct CurlSettings: Sendable {
     ///   data to whatever origin the reply names. The 3xx comes back to the caller.
     /// - Only http and https, HTTP/1.1 (what JHE serves), no signals (the handle is used off the
     ///   main thread), and one deadline for the whole exchange, body included.
-    /// - The proxy is set on every request, never taken from the environment by libcurl itself:
-    ///   `ProxySetting` decides, so loopback and `no_proxy` hosts always go direct.
+    /// - The proxy is set on every request from the environment this transport was given (never
+    ///   the process's own, which libcurl would read by itself): the URL as given, credentials
+    ///   and scheme included, `no_proxy` applied by libcurl, loopback hosts always direct, and
+    ///   an https proxy verified like the server.
     func apply(to handle: UnsafeMutableRawPointer, url: String, timeout: Duration) {
         egw_curl_set_string(handle, CURLOPT_URL, url)
         egw_curl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
@@ -32,7 +34,13 @@ struct CurlSettings: Sendable {
         }
         egw_curl_set_long(handle, CURLOPT_TIMEOUT_MS, timeout.roundedUpMilliseconds)
         egw_curl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, min(connectTimeout, timeout).roundedUpMilliseconds)
-        let host = URLParts(url)?.host ?? ""
-        egw_curl_set_string(handle, CURLOPT_PROXY, proxySetting.bypasses(host) ? "" : proxySetting.proxy ?? "")
+        egw_curl_set_string(handle, CURLOPT_PROXY, proxySetting.proxy(for: URLParts(url)?.host ?? ""))
+        egw_curl_set_string(handle, CURLOPT_NOPROXY, proxySetting.noProxy)
+        egw_curl_set_long(handle, CURLOPT_PROXY_SSL_VERIFYPEER, 1)
+        egw_curl_set_long(handle, CURLOPT_PROXY_SSL_VERIFYHOST, 2)
+        if let caFile {
+            egw_curl_set_string(handle, CURLOPT_PROXY_CAINFO, caFile)
+            egw_curl_set_string(handle, CURLOPT_PROXY_CAPATH, "/etc/ssl/certs")
+        }
     }
 }

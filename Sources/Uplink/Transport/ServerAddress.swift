@@ -11,10 +11,11 @@ public struct ServerAddress: Codable, Sendable, Equatable {
         var trimmed = baseURL
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
         guard let parts = URLParts(trimmed), parts.path.isEmpty || !parts.path.contains("?") else {
-            throw UplinkError(.invalidBaseURL, "base URL '\(baseURL)' is not an absolute http(s) URL such as https://jhe.example.org")
+            throw UplinkError(.invalidBaseURL, "base URL \(Echo.quoted(baseURL)) is not an absolute http(s) URL such as https://jhe.example.org")
         }
         if parts.scheme == "http" && !LoopbackHost.isLoopback(parts.host) {
-            throw UplinkError(.insecureURL, "base URL '\(baseURL)' uses plain http:// to a non-loopback host; tokens and health data must go over https://")
+            throw UplinkError(
+                .insecureURL, "base URL \(Echo.quoted(baseURL)) uses plain http:// to a non-loopback host; tokens and health data must go over https://")
         }
         self.baseURL = trimmed
         self.fhirBasePath = "/" + fhirBasePath.split(separator: "/").joined(separator: "/") + "/"

@@ -40,6 +40,42 @@ struct InvitationCodeTests {
         #expect { try InvitationCode(parsing: input) } throws: { ($0 as? UplinkError)?.code == code }
     }
 
+    @Test(
+        "links of other schemes, plain http to another machine, control characters and hosts that are not one host are refused before anything is contacted",
+        arguments: [
+            "javascript:alert(1)//?code=jhe.example.org_TOKEN",
+            "file:///etc/passwd?code=jhe.example.org_TOKEN",
+            "ftp://app.example/invite?code=jhe.example.org_TOKEN",
+            "data:text/html,x?code=jhe.example.org_TOKEN",
+            "http://app.example/invite?code=jhe.example.org_TOKEN",
+            "https://app.example/invite?code=127.0.0.1%00.evil.example_TOKEN",
+            "127.0.0.1%00.evil.example_TOKEN",
+            "https://app.example/in\tvite?code=jhe.example.org_TOKEN",
+            "https://app.example/invite?code=jhe.example.org\u{0}_TOKEN",
+            "jhe.example.org%0A_TOKEN",
+            "good.example%40evil.example_TOKEN",
+            "evil.example%2Fgood.example_TOKEN",
+            "jhe.example.org%3A99999999_TOKEN",
+            "jhe%20example.org_TOKEN",
+        ])
+    func hostileLinks(input: String) {
+        #expect { try InvitationCode(parsing: input) } throws: { ($0 as? UplinkError)?.code == .invalidInvitation }
+    }
+
+    @Test("an http:// link to this machine is taken (a local JHE); a huge host is quoted cut short")
+    func loopbackLinkAndShortEchoes() throws {
+        #expect(try InvitationCode(parsing: "http://127.0.0.1:8000/invite?code=127.0.0.1%3A8000_\(token)").host == "127.0.0.1:8000")
+        let huge = String(repeating: "a", count: 100_000)
+        do {
+            _ = try InvitationCode(parsing: "https://app.example/invite?code=\(huge)_\(token)")
+            Issue.record("a 100,000-character host was taken")
+        } catch {
+            #expect(error.message.count < 400, "\(error.message.count) characters")
+            #expect(error.message.contains("100000 characters"))
+        }
+        #expect { try ServerAddress(baseURL: "https://" + huge + "/x y") } throws: { ($0 as? UplinkError).map { $0.message.count < 400 } ?? false }
+    }
+
     @Test("plain http:// is refused except to loopback hosts")
     func httpOnlyLoopback() throws {
         #expect(try ServerAddress(baseURL: "http://127.0.0.1:8000/").baseURL == "http://127.0.0.1:8000")

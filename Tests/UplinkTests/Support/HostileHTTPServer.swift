@@ -18,6 +18,9 @@ final class HostileHTTPServer: Sendable {
         case answer
         /// `200` with a small JSON body to each request, keeping the connection open for more.
         case answerKeepingAlive
+        /// A forward proxy wanting `Proxy-Authorization: Basic base64(credentials)`: `407`
+        /// without it; with it, `200` to a request for an http URL and `403` to a CONNECT.
+        case proxy(credentials: String)
     }
 
     /// The loopback address it listens on.
@@ -36,6 +39,7 @@ final class HostileHTTPServer: Sendable {
     /// server would answer a later test whose server got the same port from the kernel
     /// (libcurl's connection cache is shared by the whole process).
     private let open = Mutex(Set<Int32>())
+    private let heads = Mutex([[UInt8]]())
 
     init(_ behaviour: Behaviour) throws {
         self.behaviour = behaviour
@@ -65,6 +69,9 @@ final class HostileHTTPServer: Sendable {
 
     /// Connections accepted so far.
     var connections: Int { accepted.withLock { $0 } }
+
+    /// The first bytes each connection sent (a request head, or a TLS ClientHello), in order.
+    var received: [[UInt8]] { heads.withLock { $0 } }
 
     /// Stops accepting and ends the connections still open.
     func stop() {
@@ -98,7 +105,8 @@ final class HostileHTTPServer: Sendable {
             close(connection)
         }
         var request = [UInt8](repeating: 0, count: 65_536)
-        _ = read(connection, &request, request.count)
+        let count = read(connection, &request, request.count)
+        heads.withLock { $0.append(Array(request.prefix(max(count, 0)))) }
         switch behaviour {
         case .trickle(let interval, let bodyBytes):
             guard send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(bodyBytes)\r\n\r\n", to: connection) else { return }
@@ -110,6 +118,18 @@ final class HostileHTTPServer: Sendable {
             _ = send("HTTP/1.1 307 Temporary Redirect\r\nLocation: \(location)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", to: connection)
         case .answer:
             _ = send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}", to: connection)
+        case .proxy(let credentials):
+            let head = String(decoding: request.prefix(max(count, 0)), as: UTF8.self)
+            let expected = "Proxy-Authorization: Basic " + Data(credentials.utf8).base64EncodedString()
+            if !head.split(separator: "\r\n").contains(where: { $0.caseInsensitiveCompare(expected) == .orderedSame }) {
+                _ = send(
+                    "HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm=\"test\"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+                    to: connection)
+            } else if head.hasPrefix("CONNECT ") {
+                _ = send("HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", to: connection)
+            } else {
+                _ = send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}", to: connection)
+            }
         case .answerKeepingAlive:
             repeat {
                 guard send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}", to: connection) else { return }

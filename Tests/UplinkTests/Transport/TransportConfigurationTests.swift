@@ -5,19 +5,62 @@ import Testing
 
 @Suite("Uplink transport configuration")
 struct TransportConfigurationTests {
-    @Test("proxy from https_proxy/HTTP_PROXY, never for loopback or no_proxy hosts")
+    @Test("the proxy URL is taken from https_proxy/HTTP_PROXY as given, credentials and scheme included; never for loopback hosts")
     func proxy() {
-        let setting = ProxySetting(environment: ["HTTPS_PROXY": "http://proxy.example:3128", "no_proxy": ".internal.example,JHE.local"])
-        #expect(setting.proxy != nil)
-        #expect(!setting.bypasses("jhe.example.org"))
-        #expect(setting.bypasses("127.0.0.1"))
-        #expect(setting.bypasses("localhost"))
-        #expect(setting.bypasses("api.internal.example"))
-        #expect(setting.bypasses("jhe.local"))
-        #expect(!setting.bypasses("gateway.localhost"), "a .localhost name is resolved by DNS here, so it is not loopback")
+        let setting = ProxySetting(environment: ["HTTPS_PROXY": "https://user:p%40ss@proxy.example:3128", "no_proxy": ".internal.example,JHE.local"])
+        #expect(setting.proxy(for: "jhe.example.org") == "https://user:p%40ss@proxy.example:3128")
+        #expect(setting.noProxy == ".internal.example,JHE.local")
+        for host in ["127.0.0.1", "localhost", "::1"] { #expect(setting.proxy(for: host) == "", "\(host)") }
+        #expect(setting.proxy(for: "gateway.localhost") != "", "a .localhost name is resolved by DNS here, so it is not loopback")
+        #expect(ProxySetting(environment: ["http_proxy": "proxy.example:3128"]).proxy == "http://proxy.example:3128")
         #expect(ProxySetting(environment: [:]).proxy == nil)
         #expect(ProxySetting(environment: ["http_proxy": "not a url"]).proxy == nil)
-        #expect(ProxySetting(environment: ["HTTPS_PROXY": "http://p:1", "NO_PROXY": "*"]).bypasses("jhe.example.org"))
+        #expect(ProxySetting(environment: ["http_proxy": "ftp://proxy.example"]).proxy == nil)
+    }
+
+    @Test("a proxy that wants a password gets it from the proxy URL, and libcurl skips it for no_proxy hosts")
+    func proxyWithPassword() async throws {
+        let proxy = try HostileHTTPServer(.proxy(credentials: "nurse:s3cret pass"))
+        defer { proxy.stop() }
+        let url = "http://nurse:s3cret%20pass@127.0.0.1:\(proxy.port)"
+        let transport = try CurlTransport(environment: ["http_proxy": url])
+        let reply = try await transport.send(TransportRequest(method: "GET", url: "http://jhe.invalid/api/v1/users/profile"), timeout: .seconds(30))
+        #expect(reply.status == 200, "the proxy refused the credentials: \(reply.status)")
+        let head = String(decoding: try #require(proxy.received.first), as: UTF8.self)
+        #expect(head.hasPrefix("GET http://jhe.invalid/api/v1/users/profile HTTP/1.1"))
+
+        let bypassing = try CurlTransport(environment: ["http_proxy": url, "NO_PROXY": "jhe.invalid"])
+        await #expect(throws: UplinkError.self) {
+            try await bypassing.send(TransportRequest(method: "GET", url: "http://jhe.invalid/"), timeout: .seconds(30))
+        }
+        #expect(proxy.connections == 1, "a no_proxy host went through the proxy")
+    }
+
+    @Test("a proxy's 407 to a tunnel is said without the password from the proxy URL")
+    func proxyRefusalKeepsThePassword() async throws {
+        let proxy = try HostileHTTPServer(.proxy(credentials: "nurse:right"))
+        defer { proxy.stop() }
+        let transport = try CurlTransport(environment: ["HTTPS_PROXY": "http://nurse:wrong-Pa55@127.0.0.1:\(proxy.port)"])
+        do {
+            let reply = try await transport.send(TransportRequest(method: "GET", url: "https://jhe.invalid/"), timeout: .seconds(30))
+            Issue.record("a tunnel the proxy refused answered HTTP \(reply.status)")
+        } catch {
+            #expect(!error.description.contains("wrong-Pa55"))
+            #expect(error.description.contains("407"), "\(error)")
+        }
+        let head = String(decoding: try #require(proxy.received.first), as: UTF8.self)
+        #expect(head.hasPrefix("CONNECT jhe.invalid:443 HTTP/1.1"))
+        #expect(head.contains("Proxy-Authorization: Basic " + Data("nurse:wrong-Pa55".utf8).base64EncodedString()))
+    }
+
+    @Test("an https:// proxy is spoken to over TLS: its first bytes are a ClientHello, never a plaintext CONNECT")
+    func httpsProxyGetsTLS() async throws {
+        let proxy = try HostileHTTPServer(.answer)
+        defer { proxy.stop() }
+        let transport = try CurlTransport(environment: ["HTTPS_PROXY": "https://127.0.0.1:\(proxy.port)"])
+        _ = try? await transport.send(TransportRequest(method: "GET", url: "https://jhe.invalid/"), timeout: .seconds(30))
+        let first = try #require(proxy.received.first)
+        #expect(first.first == 0x16 && first.dropFirst().first == 0x03, "not a TLS handshake record: \(String(decoding: first.prefix(40), as: UTF8.self))")
     }
 
     @Test("with a proxy set, a request to a loopback server goes direct: the proxy never sees a connection")

@@ -1,0 +1,70 @@
+import BlueZSimulator
+import Foundation
+@testable import GatewayDaemon
+import GatewayTestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How `edge-gateway run` starts beside other processes on its state directory: a technician's
+/// commands polling it while systemd starts it, and a second `run` by mistake.
+@Suite("Daemon start", .serialized)
+struct DaemonStartTests {
+    @Test(
+        "run started while status, queue stats and queue export poll its fresh state directory, five times: the daemon starts every time and every reader answers or says no queue yet"
+    )
+    func startsWhileToolsPoll() async throws {
+        let fixture = try await DaemonFixture.start(straps: 1)
+        defer { Task { await fixture.stop() } }
+        for round in 0 ..< 5 {
+            let files = try FileManager.default.contentsOfDirectory(atPath: fixture.stateDirectory)
+            for name in files where name.hasPrefix("queue.sqlite") || name.hasPrefix("held.sqlite") {
+                try FileManager.default.removeItem(atPath: fixture.stateDirectory + "/" + name)
+            }
+            let readers = Task {
+                try await withThrowingTaskGroup(of: [(String, GatewayProcess.Result)].self) { group in
+                    for command in [["status"], ["queue", "stats", "--json"], ["queue", "export"]] {
+                        group.addTask {
+                            var results: [(String, GatewayProcess.Result)] = []
+                            for _ in 0 ..< 12 { results.append((command.joined(separator: " "), try await fixture.command(command))) }
+                            return results
+                        }
+                    }
+                    return try await group.reduce(into: []) { $0 += $1 }
+                }
+            }
+            let daemon = try fixture.startDaemon()
+            for (command, result) in try await readers.value {
+                let fine = result.status == 0 || result.standardError.contains("no queue at")
+                #expect(fine, "round \(round), \(command): exit \(result.status): \(result.standardError)")
+            }
+            try await waitUntil(timeout: .seconds(60), polling: .milliseconds(100)) {
+                try daemon.exitStatusIfEnded() != nil || fixture.statusReport()?.pid == daemon.pid
+            }
+            let log = try fixture.daemonLog().suffix(5)
+            #expect(daemon.exitStatusIfEnded() == nil, "round \(round): the daemon exited: \(log)")
+            daemon.signal(SIGTERM)
+            #expect(try await DaemonFixture.waitForExit(daemon) == 0)
+        }
+    }
+
+    @Test("a second run on the same state directory is refused with exit 3, naming the first's pid, and the first goes on")
+    func secondRunIsRefused() async throws {
+        let fixture = try await DaemonFixture.start(straps: 1)
+        defer { Task { await fixture.stop() } }
+        let first = try fixture.startDaemon()
+        try await waitUntil(timeout: .seconds(60), polling: .milliseconds(100)) { try fixture.statusReport()?.pid == first.pid }
+        let second = try await fixture.command(["run"])
+        #expect(second.status == 3)
+        #expect(second.standardError.contains("another edge-gateway run (pid \(first.pid)) is using the state directory"))
+        #expect(second.standardError.contains("code=gateway.already-running"))
+        #expect(first.exitStatusIfEnded() == nil)
+        first.signal(SIGTERM)
+        #expect(try await DaemonFixture.waitForExit(first) == 0)
+        let again = try fixture.startDaemon()
+        try await waitUntil(timeout: .seconds(60), polling: .milliseconds(100)) { try fixture.statusReport()?.pid == again.pid }
+        again.signal(SIGTERM)
+        #expect(try await DaemonFixture.waitForExit(again) == 0)
+    }
+}
