@@ -4,7 +4,7 @@
 # reader.
 # SwiftPM cannot build a libFuzzer binary (libFuzzer brings its own main), so the modules are
 # compiled with swiftc directly, instrumented for coverage and AddressSanitizer. The uplink
-# fuzzer takes only the files that read replies, which need no HTTP client or crypto library.
+# fuzzer takes only the files that read replies, and libcurl for its URL parser (curl_url).
 set -euo pipefail
 out=.build-fuzz
 mkdir -p "$out"
@@ -19,12 +19,12 @@ swiftc "${flags[@]}" -L "$out" -lGATTHeartRate -lGatewayTestSupport \
 echo "built $out/heart-rate-frame-fuzzer"
 
 uplink=Sources/Uplink
-swiftc "${flags[@]}" -enable-testing -module-name Uplink -emit-module -emit-module-path "$out/Uplink.swiftmodule" \
+swiftc "${flags[@]}" -I Sources/CCurl -enable-testing -module-name Uplink -emit-module -emit-module-path "$out/Uplink.swiftmodule" \
   -emit-library -static -o "$out/libUplink.a" \
   "$uplink"/Delivery/{BatchReply,Outcome,RetryAfter,FHIRBatchResponse}.swift \
   "$uplink"/Transport/{HTTPTransport,ServerAddress,URLParts}.swift \
   "$uplink"/Tokens/{TokenResponse,TokenEndpoint,FormEncoding}.swift "$uplink"/UplinkError.swift
-swiftc "${flags[@]}" -L "$out" -lUplink Fuzz/UplinkReplyFuzzer.swift -o "$out/uplink-reply-fuzzer"
+swiftc "${flags[@]}" -I Sources/CCurl -L "$out" -lUplink -lcurl Fuzz/UplinkReplyFuzzer.swift -o "$out/uplink-reply-fuzzer"
 echo "built $out/uplink-reply-fuzzer"
 
 swiftc "${flags[@]}" -enable-testing -module-name ConfigurationTOML -emit-module -emit-module-path "$out/ConfigurationTOML.swiftmodule" \

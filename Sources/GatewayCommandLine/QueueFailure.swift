@@ -19,7 +19,7 @@ public enum QueueFailure {
         switch queueError.code {
         case .missing: return ExitStatus.noInput
         case .corrupt: return ExitStatus.dataError
-        case .inaccessible: return ExitStatus.cannotCreate
+        case .inaccessible, .storageFailed: return ExitStatus.cannotCreate
         case .storageFull, .unflushedLimit, .openFailed, .writeFailed, .readFailed: return ExitStatus.ioError
         case .closed: return ExitStatus.software
         }

@@ -47,6 +47,11 @@ public final class OfflineQueue: Sendable {
         }
     }
 
+    /// The storage fault under way (a full or failing disk), or nil while commits succeed.
+    public func storageFault() async -> QueueError? {
+        await store.currentFault
+    }
+
     /// Commits waiting records now instead of at the next interval (for shutdown).
     public func flush() async throws(QueueError) {
         try await store.flush()

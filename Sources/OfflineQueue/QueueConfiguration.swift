@@ -15,9 +15,10 @@ public struct QueueConfiguration: Sendable {
     public var maxAge: Duration = .seconds(90 * 24 * 3600)
     /// How long a lease holds its records before they return to pending.
     public var leaseDuration: Duration = .seconds(120)
-    /// While the disk is full, at most this many records wait in memory; further appends fail.
+    /// While the disk is full or failing, at most this many records wait in memory; further
+    /// appends fail.
     public var maxUnflushedRecords = 100_000
-    /// How often a commit is retried while the disk is full.
+    /// How often a commit is retried while the disk is full or failing.
     public var storageRetryInterval: Duration = .seconds(5)
     /// SQLite page size for a newly created file (existing files keep theirs). Every group
     /// commit rewrites page 1, the last table pages, the last index pages and their parents in
@@ -29,6 +30,9 @@ public struct QueueConfiguration: Sendable {
     public var clock: any QueueClock = SystemQueueClock()
     /// Where the queue reports evictions, recoveries and storage faults.
     public var logger = Logger(label: "edge-gateway.queue")
+    /// Told when a storage fault (full or failing disk) starts, with the fault, and when it
+    /// ends, with nil: for a daemon's status and metrics.
+    public var storageFaultObserver: (@Sendable (QueueError?) -> Void)?
 
     /// The defaults.
     public init() {}

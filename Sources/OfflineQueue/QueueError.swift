@@ -7,7 +7,12 @@ public struct QueueError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Code: String, Sendable, Hashable {
         /// The disk (or SQLite's page limit) is full: commits are retried, records wait in memory.
         case storageFull = "queue.storage-full"
-        /// The disk is full and the in-memory bound is reached: the record was not accepted.
+        /// The file system refuses writes though the disk is not full: remounted read-only
+        /// after an error (`errors=remount-ro`), or an I/O error. Commits are retried, records
+        /// wait in memory.
+        case storageFailed = "queue.storage-failed"
+        /// The disk is full or failing and the in-memory bound is reached: the record was not
+        /// accepted.
         case unflushedLimit = "queue.unflushed-limit"
         /// The queue file is damaged and this process may not replace it.
         case corrupt = "queue.corrupt"
@@ -50,8 +55,18 @@ public struct QueueError: Error, Sendable, Hashable, CustomStringConvertible {
                 "no space left to write the queue \(path) (\(database.message)); records stay in memory and commits are retried; free disk space or lower max_bytes"
             )
         }
+        if let database = error as? SQLiteError, [SQLITE_READONLY, SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_PERM].contains(database.code) {
+            return QueueError(
+                .storageFailed,
+                "the file system holding the queue \(path) refuses writes: \(database.message) (\(database.codeName)); records stay in memory and commits are retried. Look for disk errors (`dmesg`, `journalctl -k`): an SD card's file system is remounted read-only after an error and needs a check (fsck) or a new card"
+            )
+        }
         return QueueError(.writeFailed, "writing the queue \(path) failed: \(error)")
     }
+
+    /// Whether commits wait and retry on this error (the disk is full or failing) rather than
+    /// failing their records at once.
+    var isStorageFault: Bool { code == .storageFull || code == .storageFailed }
 
     /// Classifies an error thrown by SQLite while reading `path`.
     static func reading(_ error: any Error, path: String) -> QueueError {

@@ -46,7 +46,7 @@ actor QueueStore {
         if let storageFault, waitingCount + records.count > configuration.maxUnflushedRecords {
             throw QueueError(
                 .unflushedLimit,
-                "\(records.count) record(s) refused: \(waitingCount) are already waiting in memory for disk space (limit \(configuration.maxUnflushedRecords)); cause: \(storageFault.message)"
+                "\(records.count) record(s) refused: \(waitingCount) are already waiting in memory for the disk (limit \(configuration.maxUnflushedRecords)); cause: \(storageFault.message)"
             )
         }
         return try await withCheckedThrowingContinuation { continuation in
@@ -147,7 +147,7 @@ actor QueueStore {
             }
         } catch {
             let failure = QueueError.writing(error, path: path)
-            if failure.code == .storageFull {
+            if failure.isStorageFault {
                 noteFault(failure)
                 scheduleCommit()
             } else {
@@ -208,23 +208,30 @@ actor QueueStore {
         commitWaiting()
     }
 
-    /// Logs the start of a full-disk episode once.
+    /// The storage fault of the episode under way, if any.
+    var currentFault: QueueError? { storageFault }
+
+    /// Logs the start of a full-or-failing-disk episode once (and a change of its kind).
     private func noteFault(_ fault: QueueError) {
-        if storageFault == nil {
+        if storageFault?.code != fault.code {
             configuration.logger.error(
-                "queue cannot commit: storage full; keeping records in memory and retrying",
+                fault.code == .storageFull
+                    ? "queue cannot commit: storage full; keeping records in memory and retrying"
+                    : "queue cannot commit: the file system refuses writes; keeping records in memory and retrying",
                 metadata: [
                     "error": "\(fault)", "unflushed": "\(waitingCount)", "limit": "\(configuration.maxUnflushedRecords)",
                 ])
+            configuration.storageFaultObserver?(fault)
         }
         storageFault = fault
     }
 
-    /// Logs the end of a full-disk episode once.
+    /// Logs the end of a storage fault episode once.
     private func noteRecovery() {
         guard storageFault != nil else { return }
         storageFault = nil
         configuration.logger.notice("queue storage writable again; records held in memory are committed")
+        configuration.storageFaultObserver?(nil)
     }
 
     /// Logs an eviction episode once when it starts and once when it ends.

@@ -30,6 +30,7 @@ enum ConfigurationSchema {
         .duration("queue", "max_age_days", \.queue.maxAge, .days, 1 ... 3650),
         .duration("queue", "commit_interval_ms", \.queue.commitInterval, .milliseconds, 1 ... 60_000),
         .integer("queue", "commit_max", \.queue.commitMax, 1 ... 100_000, unit: "records"),
+        .integer("queue", "max_in_memory", \.queue.maxInMemory, 100 ... 1_000_000, unit: "samples"),
 
         .optionalText(
             "uplink", "base_url", \.uplink.baseURL,

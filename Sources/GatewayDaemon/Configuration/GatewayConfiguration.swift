@@ -48,6 +48,8 @@ public struct GatewayConfiguration: Sendable, Equatable {
         var commitInterval: Duration = .seconds(1)
         /// Commit as soon as this many samples wait.
         var commitMax = 256
+        /// Most samples held in memory while the disk cannot take them.
+        var maxInMemory = 100_000
     }
 
     /// `[uplink]`: delivery to JupyterHealth Exchange.

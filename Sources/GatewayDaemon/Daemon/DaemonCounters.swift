@@ -5,6 +5,7 @@ import Foundation
 #endif
 import Glibc
 import GATTHeartRate
+import OfflineQueue
 import Synchronization
 import Uplink
 
@@ -54,6 +55,8 @@ struct CounterBoard: Sendable {
     var samplesAwaitingClock = 0
     /// Samples the intake could not make durable (buffer full while the disk failed).
     var samplesRefused = 0
+    /// The queue's storage fault under way and when it started.
+    private var storageFault: (fault: String, since: Date)?
 
     /// Puts a bound strap on the board (or updates its binding).
     mutating func track(_ binding: SensorBinding) {
@@ -103,6 +106,11 @@ struct CounterBoard: Sendable {
     /// Samples that could not be made durable.
     mutating func refused(_ count: Int) {
         samplesRefused += count
+    }
+
+    /// A storage fault of a queue started (or ended, with nil).
+    mutating func storage(_ fault: QueueError?) {
+        storageFault = fault.map { ("\($0)", storageFault?.since ?? Date()) }
     }
 
     /// Sets the count of held samples; true if it changed.
@@ -162,6 +170,7 @@ struct CounterBoard: Sendable {
         GatewayStatusReport(
             gatewayName: name, pid: getpid(), startedAt: startedAt, writtenAt: Date(), refreshSeconds: refreshSeconds,
             clockSynchronized: clockSynchronized, samplesAwaitingClock: samplesAwaitingClock,
+            storageFault: storageFault?.fault, storageFaultSince: storageFault?.since,
             sensors: sensors.values.sorted { $0.address < $1.address }, uplink: uplink)
     }
 

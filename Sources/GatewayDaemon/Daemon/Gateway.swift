@@ -45,8 +45,9 @@ public struct Gateway {
             throw error
         }
         defer { lock.release() }
-        let queue = try openQueue("queue.sqlite")
-        let held = try openQueue(HeldSamples.fileName, evictByAge: false)
+        let counters = DaemonCounters()
+        let queue = try openQueue("queue.sqlite", counters: counters)
+        let held = try openQueue(HeldSamples.fileName, evictByAge: false, counters: counters)
         let uplink = configuration.uplink
         let transport = try CurlTransport(caFile: uplink.caFile, environment: environment)
         let tokens = TokenManager(
@@ -57,11 +58,10 @@ public struct Gateway {
             encoding: EncodingOptions(
                 resolution: try UploadResolution(parsing: uplink.resolution), includeRRIntervals: uplink.rrIntervals,
                 dropNoContact: uplink.dropNoContact))
-        let counters = DaemonCounters()
         let committed = ChangeSignal()
         let heldCommitted = ChangeSignal()
         let bindingsChanged = ChangeSignal()
-        let buffer = SampleBuffer()
+        let buffer = SampleBuffer(capacity: configuration.queue.maxInMemory)
         let history = UploadHistory(directory: stateDirectory)
         let notifier = SystemdNotifier(environment: environment)
         let logger = logger
@@ -109,7 +109,12 @@ public struct Gateway {
             throw error
         }
         await close(queue, held)
-        logger.notice("edge-gateway stopped; every accepted sample is on disk")
+        let refused = counters.read(\.samplesRefused) + buffer.refused
+        if refused > 0 {
+            logger.warning("edge-gateway stopped; every accepted sample is on disk, but \(refused) received samples were refused (see above)")
+        } else {
+            logger.notice("edge-gateway stopped; every accepted sample is on disk")
+        }
     }
 
     /// Serves `/metrics` on `[metrics] listen` from the counters and the queue's own counts.
@@ -171,8 +176,9 @@ public struct Gateway {
         return policy
     }
 
-    private func openQueue(_ name: String, evictByAge: Bool = true) throws -> OfflineQueue {
-        let settings = Self.queueSettings(configuration.queue, logger: logger, evictByAge: evictByAge)
+    private func openQueue(_ name: String, evictByAge: Bool = true, counters: DaemonCounters) throws -> OfflineQueue {
+        var settings = Self.queueSettings(configuration.queue, logger: logger, evictByAge: evictByAge)
+        settings.storageFaultObserver = { fault in counters.update { $0.storage(fault) } }
         let queue: OfflineQueue
         do {
             queue = try OfflineQueue(path: stateDirectory + "/" + name, configuration: settings)
@@ -200,6 +206,7 @@ public struct Gateway {
         settings.maxAge = evictByAge ? bounds.maxAge : .seconds(100 * 365 * 24 * 3600)
         settings.commitInterval = bounds.commitInterval
         settings.commitMax = bounds.commitMax
+        settings.maxUnflushedRecords = bounds.maxInMemory
         settings.logger = logger
         return settings
     }

@@ -7,6 +7,8 @@ public struct GatewayError: Error, Sendable, Equatable, CustomStringConvertible 
         case alreadyRunning = "gateway.already-running"
         /// The state directory (or its lock file) cannot be created or opened.
         case stateDirectory = "gateway.state-directory"
+        /// The queue's file system refused writes until the samples in memory reached their bound.
+        case storageFailed = "gateway.storage-failed"
     }
 
     /// The stable identifier.

@@ -10,6 +10,7 @@ final class SampleBuffer: Sendable {
     private struct State {
         var samples: [HeartRateSample] = []
         var waiter: CheckedContinuation<Void, Never>?
+        var fullWaiter: CheckedContinuation<Bool, Never>?
         var closed = false
         var refused = 0
     }
@@ -24,16 +25,18 @@ final class SampleBuffer: Sendable {
     /// Adds a sample; false when the buffer is full or closed (the sample is not accepted).
     @discardableResult
     func add(_ sample: HeartRateSample) -> Bool {
-        let (added, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
+        let (added, waiter, fullWaiter) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?, CheckedContinuation<Bool, Never>?) in
             guard !state.closed, state.samples.count < capacity else {
                 state.refused += 1
-                return (false, nil)
+                defer { state.fullWaiter = nil }
+                return (false, nil, state.closed ? nil : state.fullWaiter)
             }
             state.samples.append(sample)
             defer { state.waiter = nil }
-            return (true, state.waiter)
+            return (true, state.waiter, nil)
         }
         waiter?.resume()
+        fullWaiter?.resume(returning: true)
         return added
     }
 
@@ -65,13 +68,26 @@ final class SampleBuffer: Sendable {
         }
     }
 
+    /// Waits until a sample is refused because the buffer is full (true) or until it is closed
+    /// (false): the intake then judges whether the disk behind it has failed.
+    func waitUntilFull() async -> Bool {
+        await withCheckedContinuation { continuation in
+            let closed = state.withLock { state -> Bool in
+                if !state.closed { state.fullWaiter = continuation }
+                return state.closed
+            }
+            if closed { continuation.resume(returning: false) }
+        }
+    }
+
     /// Refuses new samples; `takeAll` returns what is left, then nil.
     func close() {
-        let waiter = state.withLock { state in
+        let (waiter, fullWaiter) = state.withLock { state in
             state.closed = true
-            defer { state.waiter = nil }
-            return state.waiter
+            defer { (state.waiter, state.fullWaiter) = (nil, nil) }
+            return (state.waiter, state.fullWaiter)
         }
         waiter?.resume()
+        fullWaiter?.resume(returning: false)
     }
 }

@@ -1,6 +1,7 @@
 import GATTHeartRate
 import Logging
 import OfflineQueue
+import ProcessThreads
 import ServiceLifecycle
 
 /// Makes samples durable: takes them from the buffer in batches and appends them to the queue,
@@ -24,14 +25,49 @@ struct SampleIntake: Service {
 
     func run() async throws {
         try await withGracefulShutdownHandler {
-            while let batch = await buffer.takeAll() {
-                await store(batch)
+            let storageFailed = try await withThrowingTaskGroup { group in
+                group.addTask { await watchStorage() }
+                while let batch = await buffer.takeAll() {
+                    await store(batch)
+                }
+                group.cancelAll()
+                return try await group.next() ?? false
+            }
+            if storageFailed {
+                let lost = counters.read(\.samplesRefused) + buffer.refused
+                throw GatewayError(
+                    .storageFailed,
+                    "the file system holding the queue refuses writes, and \(lost) samples received since could not be kept (max_in_memory = \(buffer.capacity)); every sample accepted before is on disk. Check the disk (dmesg), then start the daemon again"
+                )
             }
             try await queue.flush()
             try await held.flush()
         } onGracefulShutdown: {
             buffer.close()
         }
+    }
+
+    /// Each time the buffer is full, asks whether the queue's file system has failed (read-only,
+    /// I/O errors: `queue.storage-failed`). If so, the daemon must stop rather than refuse
+    /// samples for as long as nobody looks: logs it at critical, closes the buffer and the
+    /// queues (their waiting appends fail) and returns true. A full disk is left to the queue,
+    /// which commits once space returns: it is looked at again 5 s later. False once the
+    /// buffer closes.
+    private func watchStorage() async -> Bool {
+        while await buffer.waitUntilFull() {
+            let faults = [await queue.storageFault(), await held.storageFault()]
+            if let fault = faults.compactMap({ $0 }).first(where: { $0.code == .storageFailed }) {
+                logger.critical(
+                    "the queue's file system refuses writes and max_in_memory samples wait: stopping (exit status 73)",
+                    metadata: ["waiting": "\(buffer.capacity)", "error": "\(fault)"])
+                buffer.close()
+                await queue.close()
+                await held.close()
+                return true
+            }
+            try? await ProcessExecutor.sleep(for: .seconds(5))
+        }
+        return false
     }
 
     private func store(_ batch: [HeartRateSample]) async {

@@ -69,6 +69,7 @@ final class PrometheusMetrics: Sendable {
         advance("token_refreshes_total", "Access-token renewals since the daemon started.", [], to: report.uplink.tokenRefreshes)
         set("clock_synchronized", "1 when the kernel reports the system clock synchronised.", [], to: report.clockSynchronized ? 1 : 0)
         set("samples_awaiting_clock", "Samples held until the clock synchronises.", [], to: report.samplesAwaitingClock)
+        set("storage_fault", "1 while the queue's disk is full or refuses writes (samples wait in memory).", [], to: report.storageFault == nil ? 0 : 1)
         return registry.emitToString()
     }
 

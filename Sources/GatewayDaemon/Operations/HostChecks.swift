@@ -18,6 +18,13 @@ enum HostChecks {
                 "disk space", "cannot examine \(stateDirectory): \(String(cString: strerror(errno)))",
                 fix: "create the state directory (enroll and pair do) or pass --state-dir")
         }
+        if info.f_flag & UInt(ST_RDONLY) != 0 {
+            return .fail(
+                "disk space", "\(stateDirectory) is on a file system mounted read-only: the queue cannot take samples",
+                fix:
+                    "look for disk errors (dmesg): an SD card's file system is remounted read-only after an error; check it (fsck) or replace the card, then remount it read-write"
+            )
+        }
         let free = Int64(info.f_bavail) * Int64(info.f_frsize)
         let total = Int64(info.f_blocks) * Int64(info.f_frsize)
         return diskSpace(free: free, total: total, directory: stateDirectory, minimum: minimum)

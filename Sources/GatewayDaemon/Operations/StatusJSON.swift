@@ -19,6 +19,7 @@ public enum StatusJSON {
         line.add("clock", object: clock(snapshot))
         let evictions: [String: Int]? = failure(snapshot.queue) == nil ? (try? snapshot.queue.get())?.evictedByStream ?? [:] : nil
         line.add("sensors", objects: snapshot.sensorRows.map { row in sensor(row, now: snapshot.now, evicted: evictions.map { $0[row.status.address] ?? 0 }) })
+        line.add("storage", object: storage(snapshot))
         line.add("queue", object: queue(snapshot.queue, held: snapshot.heldCount, movedAside: snapshot.movedAside))
         line.add("uplink", object: uplink(snapshot))
         return line.text
@@ -42,6 +43,13 @@ public enum StatusJSON {
         var line = JSONLine()
         line.add("synchronized", .boolean(snapshot.clockSynchronized))
         line.add("samples_awaiting_clock", JSONLine.optional(snapshot.report?.samplesAwaitingClock))
+        return line
+    }
+
+    private static func storage(_ snapshot: GatewaySnapshot) -> JSONLine {
+        var line = JSONLine()
+        line.add("fault", snapshot.report?.storageFault.map(JSONLine.Value.string) ?? .null)
+        line.add("since", time(snapshot.report?.storageFaultSince))
         return line
     }
 

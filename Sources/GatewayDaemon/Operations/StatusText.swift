@@ -19,6 +19,10 @@ public enum StatusText {
         let effect =
             snapshot.configuration.gateway.holdUntilClockSync ? "samples are held until it is" : "samples are sent with its time: hold_until_clock_sync is off"
         heading.add(["clock", (snapshot.clockSynchronized ? "synchronised" : "NOT synchronised (\(effect))") + awaiting])
+        if let report = snapshot.report, let fault = report.storageFault {
+            let since = report.storageFaultSince.map { " since \(RFC3339Text.format($0))" } ?? ""
+            heading.add(["storage", "FAILING\(since): \(fault)"])
+        }
         lines += heading.lines
         lines += [""] + sensors(snapshot)
         var queueTable = queue(snapshot.queue)

@@ -32,6 +32,14 @@ extension GatewayStatusReport {
         json.endArray()
         json.key("startedAt")
         json.date(startedAt)
+        if let storageFault {
+            json.key("storageFault")
+            json.string(storageFault)
+        }
+        if let storageFaultSince {
+            json.key("storageFaultSince")
+            json.date(storageFaultSince)
+        }
         json.key("uplink")
         uplink.write(to: &json)
         json.key("version")

@@ -29,6 +29,10 @@ public struct GatewayStatusReport: Codable, Sendable, Equatable {
     var clockSynchronized: Bool
     /// Samples captured before the clock synchronised, held until their times are repaired.
     var samplesAwaitingClock: Int
+    /// The queue's storage fault under way (a full or failing disk), with its code, and since
+    /// when; nil while commits succeed.
+    var storageFault: String?
+    var storageFaultSince: Date?
     /// One entry per strap bound when the report was written, in address order.
     public var sensors: [SensorStatus]
     /// Delivery to JHE: last success, the current failure episode, the token.

@@ -32,6 +32,7 @@ struct ConfigurationParsingTests {
         max_age_days = 7
         commit_interval_ms = 250
         commit_max = 64
+        max_in_memory = 5000
 
         [uplink]
         base_url = "https://jhe.example.org"
@@ -73,6 +74,7 @@ struct ConfigurationParsingTests {
         expected.queue.maxAge = .seconds(7 * 86_400)
         expected.queue.commitInterval = .milliseconds(250)
         expected.queue.commitMax = 64
+        expected.queue.maxInMemory = 5000
         expected.uplink.baseURL = "https://jhe.example.org"
         expected.uplink.fhirPath = "/fhir/r5/"
         expected.uplink.batchSize = 50
