@@ -4,8 +4,8 @@ import Uplink
 /// the same transport the gateway uses, so a scrape in a test goes over real sockets.
 public enum LoopbackHTTP {
     /// `GET url`.
-    public static func get(_ url: String) async throws -> TransportResponse {
-        let transport = try CurlTransport(connectTimeout: .seconds(5))
-        return try await transport.send(TransportRequest(method: "GET", url: url), timeout: .seconds(30))
+    public static func get(_ url: String, timeout: Duration = .seconds(30)) async throws -> TransportResponse {
+        let transport = try CurlTransport(connectTimeout: min(timeout, .seconds(5)))
+        return try await transport.send(TransportRequest(method: "GET", url: url), timeout: timeout)
     }
 }

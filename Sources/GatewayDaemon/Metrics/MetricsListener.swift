@@ -31,7 +31,7 @@ struct MetricsListener: Sendable {
         }
         var on: Int32 = 1
         setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
-        guard bind(socket, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0, listen(socket, 16) == 0 else {
+        guard bind(socket, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0, listen(socket, 64) == 0 else {
             let reason = String(cString: strerror(errno))
             Glibc.close(socket)
             throw MetricsListenError(

@@ -6,7 +6,7 @@ import ServiceLifecycle
 ///
 /// A scrape every 15 s or so needs no web framework: the listening socket is a Dispatch read
 /// source (nothing runs between scrapes), and each connection gets one request and one reply
-/// (`MetricsExchange`). Runs as a swift-service-lifecycle `Service`: it stops when its group
+/// (`MetricsExchange`), served on its own with deadlines and a cap (`MetricsConnections`). Runs as a swift-service-lifecycle `Service`: it stops when its group
 /// shuts down gracefully or its task is cancelled. The text comes from a closure, so the server
 /// knows nothing about where the numbers live.
 final class MetricsServer: Service, Sendable {
@@ -38,15 +38,16 @@ final class MetricsServer: Service, Sendable {
             await bound.set(nil)
             throw error
         }
-        let render = render
-        let logger = logger
-        let source = DispatchSource.makeReadSource(fileDescriptor: listener.descriptor, queue: DispatchQueue(label: "edge-gateway.metrics"))
+        let queue = DispatchQueue(label: "edge-gateway.metrics")
+        let connections = MetricsConnections(queue: queue, logger: logger, render: render)
+        let source = DispatchSource.makeReadSource(fileDescriptor: listener.descriptor, queue: queue)
         source.setEventHandler {
-            while let connection = listener.accept() {
-                MetricsExchange(connection: connection, logger: logger).serve(render)
-            }
+            while let connection = listener.accept() { connections.add(connection) }
         }
-        source.setCancelHandler { listener.close() }
+        source.setCancelHandler {
+            listener.close()
+            connections.endAll()
+        }
         source.resume()
         await bound.set(listener.port)
         logger.info("serving metrics", metadata: ["listen": "\(address.host):\(listener.port)"])
