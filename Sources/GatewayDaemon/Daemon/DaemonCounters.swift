@@ -165,6 +165,9 @@ struct CounterBoard: Sendable {
         return uplink != before
     }
 
+    /// Why the grant is lost, while it is.
+    var reenrolmentRequired: String? { uplink.reenrolmentRequired }
+
     /// The board as a report.
     func report(name: String, startedAt: Date, refreshSeconds: Double, clockSynchronized: Bool) -> GatewayStatusReport {
         GatewayStatusReport(

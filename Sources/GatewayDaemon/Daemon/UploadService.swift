@@ -196,7 +196,13 @@ struct UploadService: Service {
     private func refreshTokenStatus() async -> Bool {
         let credentials = try? await tokens.current()
         let refreshes = await tokens.renewalCount
+        let before = counters.read(\.reenrolmentRequired)
         counters.refresh { $0.uplinkCredentials(credentials, refreshes: refreshes) }
+        if let reason = credentials?.reenrolmentRequired, reason != before {
+            logger.error(
+                "re-enrolment required: uploads stop, samples keep buffering",
+                metadata: ["reason": "\(reason)", "fix": "run `edge-gateway enroll` with a new invitation link"])
+        }
         return credentials == nil || credentials?.reenrolmentRequired != nil
     }
 }

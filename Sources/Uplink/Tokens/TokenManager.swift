@@ -26,6 +26,9 @@ public actor TokenManager {
     /// A renewed pair the store could not yet persist: never handed out until it is saved.
     private var unsaved: Credentials?
     private var renewal: Task<Credentials, any Error>?
+    /// When the last renewal went out and got no whole answer (a timeout, a dropped
+    /// connection): the server may have rotated the refresh token anyway.
+    private var unansweredRenewalAt: Int64?
     /// How many renewals reached the server (for tests and status).
     public private(set) var renewalCount = 0
 
@@ -111,7 +114,10 @@ public actor TokenManager {
 
     private func performRenewal() async throws -> Credentials {
         var renewed = try current()
-        let endpoint = TokenEndpoint(server: renewed.server, transport: transport, timeout: timeout)
+        // A renewal the server completes but whose answer is lost costs the grant (the old
+        // refresh token is revoked on use), so it gets at least a minute, however short the
+        // uploads' deadline.
+        let endpoint = TokenEndpoint(server: renewed.server, transport: transport, timeout: max(timeout, Self.minimumRenewalTimeout))
         renewalCount += 1
         let reply: TokenResponse
         do {
@@ -128,8 +134,10 @@ public actor TokenManager {
         } catch TokenEndpoint.Failure.invalidGrant {
             throw markReenrolmentRequired(renewed)
         } catch TokenEndpoint.Failure.other(let error) {
+            if error.code == .timedOut || error.code == .connectionFailed { unansweredRenewalAt = now() }
             throw error
         }
+        unansweredRenewalAt = nil
         renewed.accessToken = reply.accessToken
         renewed.refreshToken = reply.refreshToken ?? (renewed.kind == .patient ? nil : renewed.refreshToken)
         renewed.expiresAt = reply.expiresAt(receivedAt: now())
@@ -146,9 +154,16 @@ public actor TokenManager {
         unsaved = nil
     }
 
+    /// The shortest deadline a renewal gets.
+    static let minimumRenewalTimeout: Duration = .seconds(60)
+
     private func markReenrolmentRequired(_ stale: Credentials) -> UplinkError {
         var marked = stale
-        let reason = "the server no longer accepts this gateway's grant (invalid_grant)"
+        var reason = "the server no longer accepts this gateway's grant (invalid_grant)"
+        if let unanswered = unansweredRenewalAt {
+            reason +=
+                ", right after a renewal \(max(0, now() - unanswered)) s earlier got no answer: the server most likely completed that renewal and revoked the refresh token this gateway still held. Ask the JHE operator to set django-oauth-toolkit's REFRESH_TOKEN_GRACE_PERIOD_SECONDS (e.g. 120), so a renewal whose answer is lost can be repeated"
+        }
         marked.reenrolmentRequired = reason
         credentials = marked
         try? store.save(marked)
