@@ -19,7 +19,7 @@ struct StatusCommand: AsyncParsableCommand {
               gateway, state_dir,
               daemon {running, detail, pid, started_at, last_report_at},
               clock {synchronized, samples_awaiting_clock},
-              storage {fault, since},
+              storage {fault, since, slow_commit_s},
               sensors [{address, alias, patient_id, state, state_detail, last_sample_at,
                 last_sample_age_s, bpm, battery_percent, samples_received, samples_accepted,
                 samples_delivered, samples_duplicate, samples_rejected, samples_evicted,

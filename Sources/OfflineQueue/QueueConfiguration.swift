@@ -33,6 +33,11 @@ public struct QueueConfiguration: Sendable {
     /// Told when a storage fault (full or failing disk) starts, with the fault, and when it
     /// ends, with nil: for a daemon's status and metrics.
     public var storageFaultObserver: (@Sendable (QueueError?) -> Void)?
+    /// A commit that takes longer than this (a card stalling in its garbage collection) starts
+    /// a slow-storage episode: logged once at warning, and told to `slowCommitObserver` with
+    /// the commit's duration; the first faster commit ends it (nil).
+    public var slowCommit: Duration = .seconds(2)
+    public var slowCommitObserver: (@Sendable (Duration?) -> Void)?
 
     /// The defaults.
     public init() {}

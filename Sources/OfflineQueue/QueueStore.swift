@@ -7,9 +7,14 @@ import ProcessThreads
 /// allocator in step with the file.
 ///
 /// Writes run synchronously on the actor (SQLite's blocking calls), so no other actor method
-/// can interleave with a half-done commit; the cost is that a commit's `fsync` occupies one
-/// cooperative thread while it runs.
+/// can interleave with a half-done commit. The actor runs on the storage thread
+/// (`BlockingWorkExecutor.storage`), so a commit's `fsync` on a slow card blocks that thread
+/// only: callers await it, and the rest of the process goes on.
 actor QueueStore {
+    nonisolated var unownedExecutor: UnownedSerialExecutor {
+        BlockingWorkExecutor.storage.asUnownedSerialExecutor()
+    }
+
     private struct Waiting {
         let records: [NewRecord]
         let continuation: CheckedContinuation<[Int64], any Error>
@@ -28,6 +33,7 @@ actor QueueStore {
     private var timerGeneration = 0
     private var storageFault: QueueError?
     private var evictedInEpisode: Int?
+    private var slowSince: ContinuousClock.Instant?
     private var closed = false
 
     init(connection: sending SQLiteConnection, path: String, configuration: QueueConfiguration) {
@@ -131,6 +137,7 @@ actor QueueStore {
         let batch = waiting
         let count = waitingCount
         let now = configuration.clock.nanosecondsSince1970()
+        let started = ContinuousClock.now
         do {
             let (ids, evicted, streamIDs) = try transaction { db, totals, allocator in
                 let streamIDs = try streams.ids(for: Set(batch.lazy.flatMap(\.records).map(\.stream)), in: db)
@@ -141,6 +148,7 @@ actor QueueStore {
             waiting = []
             waitingCount = 0
             noteRecovery()
+            noteDuration(started.duration(to: .now))
             noteEvictions(evicted)
             for (entry, entryIDs) in zip(batch, ids) {
                 entry.continuation.resume(returning: entryIDs)
@@ -232,6 +240,24 @@ actor QueueStore {
         storageFault = nil
         configuration.logger.notice("queue storage writable again; records held in memory are committed")
         configuration.storageFaultObserver?(nil)
+    }
+
+    /// Logs a slow-storage episode once when it starts and once when it ends, and tells the
+    /// observer each slow commit's duration.
+    private func noteDuration(_ duration: Duration) {
+        if duration > configuration.slowCommit {
+            if slowSince == nil {
+                slowSince = .now
+                configuration.logger.warning(
+                    "queue commits are slow: the disk stalls; samples wait in memory and nothing is lost",
+                    metadata: ["commit": "\(duration)", "path": "\(path)"])
+            }
+            configuration.slowCommitObserver?(duration)
+        } else if let since = slowSince {
+            slowSince = nil
+            configuration.logger.notice("queue commits are fast again", metadata: ["slow_for": "\(since.duration(to: .now))"])
+            configuration.slowCommitObserver?(nil)
+        }
     }
 
     /// Logs an eviction episode once when it starts and once when it ends.

@@ -57,6 +57,8 @@ struct CounterBoard: Sendable {
     var samplesRefused = 0
     /// The queue's storage fault under way and when it started.
     private var storageFault: (fault: String, since: Date)?
+    /// While commits are slow, the last one's duration.
+    private var slowCommit: Duration?
 
     /// Puts a bound strap on the board (or updates its binding).
     mutating func track(_ binding: SensorBinding) {
@@ -111,6 +113,11 @@ struct CounterBoard: Sendable {
     /// A storage fault of a queue started (or ended, with nil).
     mutating func storage(_ fault: QueueError?) {
         storageFault = fault.map { ("\($0)", storageFault?.since ?? Date()) }
+    }
+
+    /// A commit was slow (or, with nil, commits are fast again).
+    mutating func commitDuration(_ slow: Duration?) {
+        slowCommit = slow
     }
 
     /// Sets the count of held samples; true if it changed.
@@ -174,6 +181,7 @@ struct CounterBoard: Sendable {
             gatewayName: name, pid: getpid(), startedAt: startedAt, writtenAt: Date(), refreshSeconds: refreshSeconds,
             clockSynchronized: clockSynchronized, samplesAwaitingClock: samplesAwaitingClock,
             storageFault: storageFault?.fault, storageFaultSince: storageFault?.since,
+            storageSlowCommitSeconds: slowCommit?.seconds,
             sensors: sensors.values.sorted { $0.address < $1.address }, uplink: uplink)
     }
 

@@ -179,6 +179,7 @@ public struct Gateway {
     private func openQueue(_ name: String, evictByAge: Bool = true, counters: DaemonCounters) throws -> OfflineQueue {
         var settings = Self.queueSettings(configuration.queue, logger: logger, evictByAge: evictByAge)
         settings.storageFaultObserver = { fault in counters.update { $0.storage(fault) } }
+        settings.slowCommitObserver = { duration in counters.update { $0.commitDuration(duration) } }
         let queue: OfflineQueue
         do {
             queue = try OfflineQueue(path: stateDirectory + "/" + name, configuration: settings)

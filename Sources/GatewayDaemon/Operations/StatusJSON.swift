@@ -50,6 +50,7 @@ public enum StatusJSON {
         var line = JSONLine()
         line.add("fault", snapshot.report?.storageFault.map(JSONLine.Value.string) ?? .null)
         line.add("since", time(snapshot.report?.storageFaultSince))
+        line.add("slow_commit_s", snapshot.report?.storageSlowCommitSeconds.map { .number(DecimalText.seconds(nanoseconds: Int64($0 * 1e9))) } ?? .null)
         return line
     }
 

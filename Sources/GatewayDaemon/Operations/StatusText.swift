@@ -22,6 +22,10 @@ public enum StatusText {
         if let report = snapshot.report, let fault = report.storageFault {
             let since = report.storageFaultSince.map { " since \(RFC3339Text.format($0))" } ?? ""
             heading.add(["storage", "FAILING\(since): \(fault)"])
+        } else if let seconds = snapshot.report?.storageSlowCommitSeconds {
+            heading.add([
+                "storage", "slow: the last commit took \(DecimalText.seconds(nanoseconds: Int64(seconds * 1e9))) s (samples wait in memory; nothing is lost)",
+            ])
         }
         lines += heading.lines
         lines += [""] + sensors(snapshot)

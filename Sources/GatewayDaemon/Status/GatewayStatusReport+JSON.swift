@@ -40,6 +40,10 @@ extension GatewayStatusReport {
             json.key("storageFaultSince")
             json.date(storageFaultSince)
         }
+        if let storageSlowCommitSeconds {
+            json.key("storageSlowCommitSeconds")
+            json.seconds(storageSlowCommitSeconds)
+        }
         json.key("uplink")
         uplink.write(to: &json)
         json.key("version")

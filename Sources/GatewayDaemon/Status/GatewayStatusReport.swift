@@ -33,6 +33,8 @@ public struct GatewayStatusReport: Codable, Sendable, Equatable {
     /// when; nil while commits succeed.
     var storageFault: String?
     var storageFaultSince: Date?
+    /// While commits are slow (longer than 2 s): the last one's duration in seconds.
+    var storageSlowCommitSeconds: Double?
     /// One entry per strap bound when the report was written, in address order.
     public var sensors: [SensorStatus]
     /// Delivery to JHE: last success, the current failure episode, the token.

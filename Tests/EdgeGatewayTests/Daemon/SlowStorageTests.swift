@@ -1,0 +1,71 @@
+import BlueZSimulator
+import Foundation
+@testable import GatewayDaemon
+import GatewayTestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A card that stalls: every fsync of the daemon held for seconds by an LD_PRELOAD shim
+/// (`Fixtures/slow_fsync.c`, compiled here with the toolchain's clang), while two straps stream.
+/// Commits run on the storage thread, so the process loop must go on meanwhile.
+@Suite("Daemon slow storage", .serialized)
+struct SlowStorageTests {
+    @Test(
+        "6 s per fsync for 30 s: watchdog pings keep coming, status answers and says storage is slow, one warning; afterwards nothing is lost or stored twice"
+    )
+    func stallingCard() async throws {
+        let fixture = try await DaemonFixture.start(straps: 2, interval: .milliseconds(100))
+        defer { Task { await fixture.stop() } }
+        let shim = fixture.directory.file("slow_fsync.so")
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/slow_fsync.c").path
+        let built = try await GatewayProcess.run(["clang", "-shared", "-fPIC", "-O2", "-o", shim, source, "-ldl"], executable: "/usr/bin/env")
+        try #require(built.status == 0, "cannot build the fsync shim: \(built.standardError)")
+        let delay = fixture.directory.file("fsync-delay-ms")
+        try "0".write(toFile: delay, atomically: true, encoding: .utf8)
+        let receiver = try DatagramReceiver(name: fixture.directory.file("notify"))
+        let daemon = try fixture.startDaemon(extra: [
+            "LD_PRELOAD": shim, "EGW_SLOW_FSYNC_FILE": delay, "NOTIFY_SOCKET": receiver.name, "WATCHDOG_USEC": "30000000",
+        ])
+        #expect(try await receiver.receive().contains("READY=1"))
+        try await waitUntil(timeout: .seconds(120), polling: .milliseconds(200)) {
+            try (fixture.statusReport()?.sensors ?? []).allSatisfy { $0.samplesDelivered > 0 }
+        }
+
+        try "6000".write(toFile: delay, atomically: true, encoding: .utf8)
+        let stallStarted = ContinuousClock.now
+        var last = ContinuousClock.now
+        var longestGap = Duration.zero
+        var sawSlow = false
+        while stallStarted.duration(to: .now) < .seconds(30) {
+            let datagram = try await receiver.receive()
+            guard datagram.contains("WATCHDOG=1") else { continue }
+            longestGap = max(longestGap, last.duration(to: .now))
+            last = .now
+            let status = try await fixture.command(["status"])
+            #expect(status.status == 0 || status.status == 1, "status: \(status.standardError)")
+            sawSlow = sawSlow || status.standardOutput.contains("slow: the last commit took")
+        }
+        try "0".write(toFile: delay, atomically: true, encoding: .utf8)
+        print("slow storage: longest gap between watchdog pings while every fsync took 6 s: \(longestGap)")
+        #expect(longestGap < .seconds(12), "the watchdog went unpinged for \(longestGap) (WatchdogSec is 30 s)")
+        #expect(sawSlow, "status never said storage was slow")
+
+        try await waitUntil(timeout: .seconds(120), polling: .milliseconds(200)) {
+            try fixture.daemonLog().contains { $0.contains("queue commits are fast again") }
+        }
+        daemon.signal(SIGTERM)
+        #expect(try await DaemonFixture.waitForExit(daemon) == 0)
+        let log = try fixture.daemonLog()
+        #expect(log.count { $0.contains("queue commits are slow") } == 1)
+        let export = try await fixture.command(["queue", "export"])
+        let queued = Set(export.outputLines.compactMap { line in line.split(separator: "\"").lazy.compactMap { UUID(uuidString: String($0)) }.first })
+        let stored = try await fixture.serverSamples().map(\.id)
+        #expect(Set(stored).count == stored.count, "the server stored a sample twice")
+        let accepted = try fixture.acceptedSampleIDs()
+        let lost = accepted.subtracting(queued).subtracting(stored)
+        #expect(!accepted.isEmpty && lost.isEmpty, "\(lost.count) of \(accepted.count) accepted samples lost")
+    }
+}
