@@ -34,9 +34,9 @@ public struct QueueConfiguration: Sendable {
     /// ends, with nil: for a daemon's status and metrics.
     public var storageFaultObserver: (@Sendable (QueueError?) -> Void)?
     /// A commit that takes longer than this (a card stalling in its garbage collection) starts
-    /// a slow-storage episode: logged once at warning, and told to `slowCommitObserver` with
-    /// the commit's duration; the first faster commit ends it (nil).
+    /// a slow-storage episode, logged once at warning.
     public var slowCommit: Duration = .seconds(2)
+    /// Told each slow commit's duration, and nil by the first faster commit after them.
     public var slowCommitObserver: (@Sendable (Duration?) -> Void)?
 
     /// The defaults.

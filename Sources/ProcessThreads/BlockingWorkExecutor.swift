@@ -33,6 +33,7 @@ public final class BlockingWorkExecutor: SerialExecutor, @unchecked Sendable {
     /// they share a disk and a second thread would only queue behind the first.
     public static let storage = BlockingWorkExecutor(name: "egw-storage")
 
+    /// Queues `job` for the thread, starting the thread at the first job.
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let start = queue.withLock { queue in
@@ -56,6 +57,7 @@ public final class BlockingWorkExecutor: SerialExecutor, @unchecked Sendable {
         mutex.deallocate()
     }
 
+    /// This executor, for an actor's `unownedExecutor`.
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
     }
