@@ -8,6 +8,9 @@ DJANGO_SETTINGS_MODULE naming the short-token settings):
     python jhe_admin.py revoke USER             -> deletes the user's access and refresh tokens
     python jhe_admin.py consent PATIENT true|false
     python jhe_admin.py tokens USER             -> JSON: the user's token rows
+    python jhe_admin.py clinic ORGANIZATION STUDY -> JSON: a second consenting patient and a
+                                                   practitioner client (its key) for the clinic
+    python jhe_admin.py delete-client APPLICATION -> deletes a practitioner client
 
 This is a standalone script that calls django.setup(), which is what `manage.py shell -c`
 does too, without Django's shell printing "N objects imported" first or needing the code
@@ -29,6 +32,7 @@ from oauth2_provider.models import AccessToken, IDToken, RefreshToken, get_appli
 
 from core.models import (  # noqa: E402
     ClientDataSource,
+    PractitionerClient,
     CodeableConcept,
     DataSource,
     DataSourceSupportedScope,
@@ -154,6 +158,57 @@ def tokens(user_id):
     }
 
 
+@transaction.atomic
+def clinic(organization_id, study_id):
+    """A clinic gateway's world (contract §2b): a second patient of the organisation, enrolled in
+    the study and consenting, and a practitioner client of the seeded manager made as JHE's
+    PractitionerClientViewSet.create makes one (confidential, client-credentials, secret kept
+    readable), with its key base64(client_id:secret)."""
+    import base64
+    import secrets
+    import string
+
+    heart_rate = CodeableConcept.objects.get(coding_system=HEART_RATE[0], coding_code=HEART_RATE[1])
+    organization = Organization.objects.get(id=organization_id)
+    study = Study.objects.get(id=study_id)
+    user = JheUser.objects.create_user(
+        email="edge-gateway-patient-2@example.com", user_type="patient", first_name="Sam", last_name="Clinic"
+    )
+    patient = user.patient_profile
+    PatientOrganization.objects.create(patient=patient, organization=organization)
+    study_patient = StudyPatient.objects.create(study=study, patient=patient)
+    StudyPatientScopeConsent.objects.create(
+        study_patient=study_patient, scope_code=heart_rate, consented=True, consented_time=timezone.now()
+    )
+    mary = JheUser.objects.get(email="manager_mary@example.com")
+    alphabet = string.ascii_letters + string.digits
+    client_id = "".join(secrets.choice(alphabet) for _ in range(16))
+    secret = "".join(secrets.choice(alphabet) for _ in range(32))
+    Application = get_application_model()
+    application = Application.objects.create(
+        user=mary,
+        name=f"_practitioner_client_{mary.practitioner_profile.id}_test_jhe",
+        client_id=client_id,
+        client_secret=secret,
+        client_type=Application.CLIENT_CONFIDENTIAL,
+        authorization_grant_type=Application.GRANT_CLIENT_CREDENTIALS,
+        hash_client_secret=False,
+        skip_authorization=True,
+    )
+    PractitionerClient.objects.create(application=application, practitioner=mary.practitioner_profile, label="test-jhe clinic")
+    return {
+        "patient_id": patient.id,
+        "application_id": application.id,
+        "key": base64.b64encode(f"{client_id}:{secret}".encode()).decode(),
+    }
+
+
+def delete_client(application_id):
+    """What a practitioner does to cut a clinic gateway off: the client goes (and its tokens)."""
+    deleted, _ = get_application_model().objects.filter(id=application_id).delete()
+    return {"deleted": deleted}
+
+
 def main(argv):
     command, args = argv[1], argv[2:]
     if command == "provision":
@@ -166,6 +221,10 @@ def main(argv):
         print(json.dumps(consent(int(args[0]), {"true": True, "false": False}[args[1]])))
     elif command == "tokens":
         print(json.dumps(tokens(int(args[0]))))
+    elif command == "clinic":
+        print(json.dumps(clinic(int(args[0]), int(args[1]))))
+    elif command == "delete-client":
+        print(json.dumps(delete_client(int(args[0]))))
     else:
         raise SystemExit(f"jhe_admin: unknown command {command}")
 

@@ -7,11 +7,14 @@
 # `edge-gateway` with simulated straps (`edge-gateway-lab simulate`) through a scenario that
 # checks each step and fails loudly naming it:
 #   enrol (invitation link alone) → daemon (samples reach JHE) → doctor → kill -9 and restart
-#   → short-lived tokens refreshed several times, no 401 loop → tokens revoked server-side:
+#   → short-lived tokens refreshed several times, no 401 loop → JHE paused through a renewal:
+#   the lost grant is explained (REFRESH_TOKEN_GRACE_PERIOD_SECONDS) → tokens revoked server-side:
 #   re-enrolment required, samples buffer, a new link drains them → consent withdrawn: 403s
 #   become dead letters, consent restored + retry-dead delivers them → JHE stopped and
 #   restarted: the error is reported, the backlog drains → graceful stop → JHE's database
-#   holds every sample the gateway ever accepted exactly once.
+#   holds every sample the gateway ever accepted exactly once → a clinic gateway enrolled with a
+#   practitioner's client credentials uploads for two patients, renews with its key, and says
+#   so when the client is deleted.
 # See README, "Real JHE test tier".
 #
 # Environment: EGW_BIN (a directory holding the edge-gateway to test and edge-gateway-lab; default: a release build
@@ -389,6 +392,34 @@ passed+=("tokens ✓ ($refreshed refreshes)")
 say "5. $refreshed token refreshes in the $since_start s since the restart (JHE: $server_refreshes new refresh tokens, $unauthorized 401 replies); $((stored_after_tokens - stored_before_tokens)) Observations stored meanwhile"
 
 # ---------------------------------------------------------------------------------------------
+# 5b. a renewal cut short: JHE paused (SIGSTOP) for longer than a token's life plus a
+# renewal's 60 s deadline, so a renewal goes out and times out while it is paused. Resumed, JHE
+# completes that renewal nobody waits for and revokes the refresh token the gateway still holds
+# (no REFRESH_TOKEN_GRACE_PERIOD_SECONDS here); the gateway's next renewal gets invalid_grant.
+# The grant is lost; the gateway must say why: re-enrolment required, naming the unanswered
+# renewal and the setting, and an error line in its log. A new link drains the backlog.
+step=renewal-cut-short
+t=$SECONDS
+log_offset=$(stat -c %s "$work/gateway.log")
+pause=$((token_seconds + 75))
+kill -STOP "$jhe_pid"
+sleep "$pause" # the pause is the scenario itself; every check after it polls
+kill -CONT "$jhe_pid"
+cut_short() { daemon_alive; status; [[ $(field uplink.reenrolment_required) == *"got no answer"* ]]; }
+wait_for "$deadline" "re-enrolment required naming the unanswered renewal, after JHE was paused $pause s" cut_short
+cut_reason=$(field uplink.reenrolment_required)
+[[ $cut_reason == *REFRESH_TOKEN_GRACE_PERIOD_SECONDS* ]] || fail "the re-enrolment reason does not name REFRESH_TOKEN_GRACE_PERIOD_SECONDS: $cut_reason"
+tail -c +"$((log_offset + 1))" "$work/gateway.log" | grep ' <3>' | grep -q 're-enrolment required' \
+    || fail "the daemon's log has no error line (<3>) saying re-enrolment is required"
+cut_link=$(jhe_admin invite "$patient_id" "$application_id") || fail "no invitation link after the cut-short renewal"
+"$gw" enroll "$cut_link" --config "$cfg" >"$work/enroll-cut.log" 2>&1 || fail "enroll after the cut-short renewal: $(cat "$work/enroll-cut.log")"
+cut_stored=$(stored)
+wait_for "$deadline" "uploads after enrolling again" stored_beyond "$cut_stored"
+mark renewal_cut_short "$t"
+passed+=("renewal cut short ✓")
+say "5b. JHE paused $pause s during a renewal → \"${cut_reason:0:200}…\"; enrolled again, uploads resumed"
+
+# ---------------------------------------------------------------------------------------------
 # 6. tokens revoked in JHE: re-enrolment required, samples keep buffering; a new invitation
 # link enrolled while the daemon runs drains the backlog.
 step=revoke
@@ -583,9 +614,53 @@ fi
 mark stored "$t"
 say "10. $accepted samples accepted by the gateway (id runs $(python3 "$here/tier.py" get "$work/verdict.json" id_runs)); $accepted Observations in JHE, identifiers unique"
 
+# ---------------------------------------------------------------------------------------------
+# 11. a clinic gateway (contract §2b): enrolled with a practitioner's client-credentials key,
+# two straps bound to two patients, uploads for both, its 25 s tokens renewed with the same key
+# (no refresh token), and the practitioner deleting the client: the key is refused, said in
+# status, samples keep buffering, SIGTERM still stops it with 0.
+step=clinic
+t=$SECONDS
+read -r organization_id study_id < <(python3 "$here/tier.py" get "$work/provision.json" organization_id study_id | paste -sd' ')
+jhe_admin clinic "$organization_id" "$study_id" >"$work/clinic.json" 2>>"$work/provision.log" || fail "could not provision the clinic (see $work/provision.log)"
+read -r second_patient clinic_application < <(python3 "$here/tier.py" get "$work/clinic.json" patient_id application_id | paste -sd' ')
+clinic_key=$(python3 "$here/tier.py" get "$work/clinic.json" key)
+clinic_cfg=$work/clinic.toml
+sed -e "s|^name = \"test-jhe\"|name = \"test-jhe-clinic\"|" -e "s|^state_dir = .*|state_dir = \"$work/clinic-state\"|" "$cfg" >"$clinic_cfg"
+"$gw" enroll --client-credentials "$clinic_key" --base-url "$site_url" --device "$device_id" --config "$clinic_cfg" >"$work/enroll-clinic.log" 2>&1 \
+    || fail "enroll --client-credentials: $(cat "$work/enroll-clinic.log")"
+stored_for() { psql_jhe -c "SELECT count(*) FROM core_observation WHERE subject_patient_id = $1 AND codeable_concept_id = $concept_id"; }
+first_before=$(stored_for "$patient_id")
+"$gw" pair "${straps[0]}" --patient "$patient_id" --alias bed-1 --config "$clinic_cfg" >>"$work/pair.log" 2>&1 || fail "clinic pair ${straps[0]}"
+"$gw" pair "${straps[1]}" --patient "$second_patient" --alias bed-2 --config "$clinic_cfg" >>"$work/pair.log" 2>&1 || fail "clinic pair ${straps[1]}"
+echo "---- test-jhe: clinic edge-gateway run started $(date -u +%FT%TZ)" >>"$work/gateway.log"
+"$gw" run --config "$clinic_cfg" --log-level debug > >(stamp >>"$work/gateway.log") 2>&1 &
+clinic_pid=$!
+pids+=("$clinic_pid")
+clinic_status() {
+    kill -0 "$clinic_pid" 2>/dev/null || fail "the clinic daemon exited by itself"
+    "$gw" status --json --config "$clinic_cfg" >"$work/status.json" 2>"$work/status.err" || fail "clinic status --json: $(cat "$work/status.err")"
+}
+both_patients() { clinic_status; (($(stored_for "$patient_id") > first_before)) && (($(stored_for "$second_patient") > 0)); }
+wait_for "$deadline" "Observations for both patients from the clinic gateway" both_patients
+clinic_renewed() { clinic_status; (($(field uplink.token_refreshes) >= 2)); }
+wait_for $((deadline + 2 * token_seconds)) "2 renewals of the clinic's $token_seconds s token with its key" clinic_renewed
+clinic_renewals=$(field uplink.token_refreshes)
+jhe_admin delete-client "$clinic_application" >/dev/null || fail "could not delete the practitioner client"
+key_refused() { clinic_status; [[ $(field uplink.current_error) == *"client-credentials key"* ]]; }
+wait_for "$deadline" "status to say the client-credentials key is refused after the client was deleted" key_refused
+clinic_error=$(field uplink.current_error)
+kill -TERM "$clinic_pid"
+code=0
+wait "$clinic_pid" || code=$?
+((code == 0)) || fail "SIGTERM ended the clinic daemon with status $code, expected 0"
+mark clinic "$t"
+passed+=("clinic ✓ (client credentials, 2 patients, $clinic_renewals renewals, client deleted)")
+say "11. clinic gateway: $(stored_for "$second_patient") Observations for patient $second_patient and more for $patient_id; $clinic_renewals renewals with the key; client deleted → \"${clinic_error:0:160}\""
+
 failed=0
 timings=""
-for name in postgresql uv_sync migrate seed provisioning runserver jhe_total enrol daemon doctor kill9 tokens revoke consent outage drain stored; do
+for name in postgresql uv_sync migrate seed provisioning runserver jhe_total enrol daemon doctor kill9 tokens renewal_cut_short revoke consent outage drain stored clinic; do
     timings+=" $name=${timing[$name]:-?}"
 done
 say "timings (s):$timings"
