@@ -97,6 +97,14 @@ final class DaemonFixture: Sendable {
         return ids
     }
 
+    /// The sample ids in the queue, through the real `queue export` (JSON lines: the first
+    /// UUID-shaped string of a line is its sample id).
+    func queuedSampleIDs() async throws -> Set<UUID> {
+        let export = try await command(["queue", "export"])
+        guard export.status == 0 else { throw FixtureError("queue export failed: \(export.standardError)") }
+        return Set(export.outputLines.compactMap { line in line.split(separator: "\"").lazy.compactMap { UUID(uuidString: String($0)) }.first })
+    }
+
     /// The samples stored on the server, in the order it stored them: (OMH header uuid, time).
     func serverSamples() async throws -> [(id: UUID, time: String)] {
         try await jhe.storedDataPoints().map { point in

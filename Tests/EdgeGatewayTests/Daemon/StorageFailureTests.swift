@@ -60,12 +60,7 @@ struct StorageFailureTests {
 
         // What the daemon called accepted is on the card: in the queue or at the server.
         try Self.shell("umount \(state) && e2fsck -fy \(image) >/dev/null 2>&1; mount -o loop \(image) \(state)")
-        let export = try await fixture.command(["queue", "export"])
-        #expect(export.status == 0, "\(export.standardError)")
-        let queued = Set(
-            export.outputLines.compactMap { line in
-                line.split(separator: "\"").first { UUID(uuidString: String($0)) != nil }.flatMap { UUID(uuidString: String($0)) }
-            })
+        let queued = try await fixture.queuedSampleIDs()
         let stored = Set(try await fixture.serverSamples().map(\.id))
         let accepted = try fixture.acceptedSampleIDs()
         #expect(!accepted.isEmpty)
