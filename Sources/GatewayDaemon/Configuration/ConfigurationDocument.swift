@@ -12,7 +12,7 @@ enum ConfigurationDocument {
         }
         let known = ConfigurationSchema.sections.map { "[\($0)]" }.joined(separator: ", ")
         for name in root.keys.sorted() where !ConfigurationSchema.sections.contains(name) {
-            let what = if case .table? = root[name] { "section [\(name)]" } else { "key \(name) outside any section" }
+            let what = if case .table? = root[name] { "section [\(Echo.cut(name))]" } else { "key \(Echo.cut(name)) outside any section" }
             throw ConfigurationError(.unknownSection, "\(path): unknown \(what); the sections are \(known)")
         }
         var settings: [ConfigurationSetting] = []
@@ -24,7 +24,7 @@ enum ConfigurationDocument {
             let keys = ConfigurationSchema.keys(in: section)
             for name in table.keys.sorted() where !keys.contains(where: { $0.name == name }) {
                 let names = keys.map(\.name).joined(separator: ", ")
-                throw ConfigurationError(.unknownKey, "\(path): unknown key [\(section)] \(name); the keys of [\(section)] are \(names)")
+                throw ConfigurationError(.unknownKey, "\(path): unknown key [\(section)] \(Echo.cut(name)); the keys of [\(section)] are \(names)")
             }
             for key in keys {
                 if let entry = table[key.name] {

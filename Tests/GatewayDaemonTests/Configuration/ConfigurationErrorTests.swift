@@ -133,6 +133,30 @@ struct ConfigurationErrorTests {
         }
     }
 
+    @Test("a long key or value (a megabyte) is quoted cut to 80 characters, with its length")
+    func longTextCut() {
+        let long = String(repeating: "k", count: 1 << 20)
+        let cut = String(repeating: "k", count: 80) + "… (1048576 characters)"
+        let keys = "base_url, fhir_path, batch_size, interval_s, resolution, rr_intervals, drop_no_contact, ca_file, timeout_s"
+        #expect(throws: ConfigurationError(.unknownKey, "/cfg/gateway.toml: unknown key [uplink] \(cut); the keys of [uplink] are \(keys)")) {
+            try ConfigurationLoader.load(text: "[uplink]\n\(long) = 1\n", path: Self.path, environment: [:])
+        }
+        #expect(throws: ConfigurationError(.unknownSection, "/cfg/gateway.toml: unknown section [\(cut)]; \(Self.sections)")) {
+            try ConfigurationLoader.load(text: "[\(long)]\n", path: Self.path, environment: [:])
+        }
+        let adapter = "expected a BlueZ adapter name hciN, such as hci0"
+        let quoted = "\"" + String(repeating: "k", count: 79) + "… (1048578 characters)"
+        #expect(throws: ConfigurationError(.invalidValue, "/cfg/gateway.toml: [bluetooth] adapter = \(quoted) is not allowed; \(adapter)")) {
+            try ConfigurationLoader.load(text: "[bluetooth]\nadapter = \"\(long)\"\n", path: Self.path, environment: [:])
+        }
+        #expect(
+            throws: ConfigurationError(
+                .invalidValue, "environment variable EDGE_GATEWAY_BLUETOOTH_ADAPTER=\(cut) (for [bluetooth] adapter) is not allowed; \(adapter)")
+        ) {
+            try ConfigurationLoader.load(text: nil, path: Self.path, environment: ["EDGE_GATEWAY_BLUETOOTH_ADAPTER": long])
+        }
+    }
+
     @Test("the first problem in file order is the one reported")
     func firstProblemWins() {
         let text = "[bluetooth]\nadapter = \"wlan0\"\n[uplink]\nbatch_size = 0\n"
