@@ -97,8 +97,8 @@ demo: deps
 	"$$($(SWIFT) build --show-bin-path)/edge-gateway-lab" demo $(DEMO_ARGS)
 
 ## fuzz: libFuzzer on the frame decoders and the queue record decoder (seeds in Fuzz/seeds), then
-## on the readers of server replies (batch and token), then on the configuration's TOML reader,
-## each for FUZZ_SECONDS (default 600).
+## on the readers of server replies (batch and token), then on the configuration's TOML reader
+## (seeded with the toml-test files too), each for FUZZ_SECONDS (default 600).
 fuzz:
 	scripts/build-fuzzer.sh
 	mkdir -p $(FUZZ_CORPUS) $(FUZZ_CORPUS)-uplink
@@ -108,7 +108,8 @@ fuzz:
 		-rss_limit_mb=4096 -artifact_prefix=.build-fuzz/uplink- $(FUZZ_CORPUS)-uplink Fuzz/uplink-seeds
 	mkdir -p $(FUZZ_CORPUS)-toml
 	.build-fuzz/toml-fuzzer -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
-		-rss_limit_mb=4096 -artifact_prefix=.build-fuzz/toml- $(FUZZ_CORPUS)-toml Fuzz/toml-seeds
+		-rss_limit_mb=4096 -artifact_prefix=.build-fuzz/toml- $(FUZZ_CORPUS)-toml Fuzz/toml-seeds \
+		Tests/GatewayDaemonTests/Fixtures/toml-test/tests
 
 ## bench: release-build benchmarks (edge-gateway-bench: decode, notify, dbus, uplink, queue),
 ## then the daemon's footprint as shipped (bench-footprint) and end to end (bench-daemon). Figures and methods: docs/PERFORMANCE.md.

@@ -13,11 +13,12 @@ struct ConfigurationSetting: Sendable {
     let value: ConfigurationValue
     let origin: Origin
 
-    /// The start of every message about this setting: the file or variable, the key, the value.
+    /// The start of every message about this setting: the file or variable, the key, the value
+    /// (cut short if long).
     var subject: String {
         switch origin {
-        case .file(let path): "\(path): \(key.label) = \(value.tomlText)"
-        case .environment(let variable, let text): "environment variable \(variable)=\(text) (for \(key.label))"
+        case .file(let path): "\(path): \(key.label) = \(Echo.cut(value.tomlText))"
+        case .environment(let variable, let text): "environment variable \(variable)=\(Echo.cut(text)) (for \(key.label))"
         }
     }
 

@@ -35,6 +35,12 @@ struct ConfigurationErrorTests {
                 "/cfg/gateway.toml: unknown key [uplink] tls; the keys of [uplink] are base_url, fhir_path, batch_size, interval_s, resolution, rr_intervals, drop_no_contact, ca_file, timeout_s"
         ),
         Case(
+            text: "[[sensor]]\naddress = \"F0:1D:2E:3C:00:01\"\n", code: .unknownSection,
+            message: "/cfg/gateway.toml: unknown section [sensor]; \(sections)"),
+        Case(
+            text: "[[uplink]]\nbatch_size = 1\n", code: .wrongType,
+            message: "/cfg/gateway.toml: [uplink] must be a section (a table), not an array of tables; write [uplink] once, not [[uplink]]"),
+        Case(
             text: "uplink = 3\n", code: .wrongType,
             message: "/cfg/gateway.toml: [uplink] must be a section (a table), not an integer"),
         Case(
@@ -44,6 +50,16 @@ struct ConfigurationErrorTests {
             text: "[uplink]\ninterval_s = 1.5\n", code: .wrongType,
             message:
                 "/cfg/gateway.toml: [uplink] interval_s = 1.5 is a floating-point number, not an integer; expected a whole number of seconds from 1 to 3600"),
+        Case(
+            text: "[uplink]\ninterval_s = 6e1\n", code: .wrongType,
+            message:
+                "/cfg/gateway.toml: [uplink] interval_s = 60.0 is a floating-point number, not an integer; expected a whole number of seconds from 1 to 3600"),
+        Case(
+            text: "[uplink]\nbatch_size = 1979-05-27\n", code: .wrongType,
+            message: "/cfg/gateway.toml: [uplink] batch_size = 1979-05-27 is a local date, not an integer; expected a whole number of entries from 1 to 1000"),
+        Case(
+            text: "[uplink]\nbatch_size = { size = 5 }\n", code: .wrongType,
+            message: "/cfg/gateway.toml: [uplink] batch_size = { … } is a table, not an integer; expected a whole number of entries from 1 to 1000"),
         Case(
             text: "[uplink]\nrr_intervals = \"yes\"\n", code: .wrongType,
             message: "/cfg/gateway.toml: [uplink] rr_intervals = \"yes\" is a string, not a boolean; expected true or false"),
@@ -130,6 +146,30 @@ struct ConfigurationErrorTests {
             throws: ConfigurationError(.invalidTOML, "/cfg/gateway.toml:1:8: not valid TOML: expected ] to close the table header, found the end of the line")
         ) {
             try ConfigurationLoader.load(text: "[uplink\n", path: Self.path, environment: [:])
+        }
+    }
+
+    @Test("a long key or value (a megabyte) is quoted cut to 80 characters, with its length")
+    func longTextCut() {
+        let long = String(repeating: "k", count: 1 << 20)
+        let cut = String(repeating: "k", count: 80) + "… (1048576 characters)"
+        let keys = "base_url, fhir_path, batch_size, interval_s, resolution, rr_intervals, drop_no_contact, ca_file, timeout_s"
+        #expect(throws: ConfigurationError(.unknownKey, "/cfg/gateway.toml: unknown key [uplink] \(cut); the keys of [uplink] are \(keys)")) {
+            try ConfigurationLoader.load(text: "[uplink]\n\(long) = 1\n", path: Self.path, environment: [:])
+        }
+        #expect(throws: ConfigurationError(.unknownSection, "/cfg/gateway.toml: unknown section [\(cut)]; \(Self.sections)")) {
+            try ConfigurationLoader.load(text: "[\(long)]\n", path: Self.path, environment: [:])
+        }
+        let adapter = "expected a BlueZ adapter name hciN, such as hci0"
+        let quoted = "\"" + String(repeating: "k", count: 79) + "… (1048578 characters)"
+        #expect(throws: ConfigurationError(.invalidValue, "/cfg/gateway.toml: [bluetooth] adapter = \(quoted) is not allowed; \(adapter)")) {
+            try ConfigurationLoader.load(text: "[bluetooth]\nadapter = \"\(long)\"\n", path: Self.path, environment: [:])
+        }
+        #expect(
+            throws: ConfigurationError(
+                .invalidValue, "environment variable EDGE_GATEWAY_BLUETOOTH_ADAPTER=\(cut) (for [bluetooth] adapter) is not allowed; \(adapter)")
+        ) {
+            try ConfigurationLoader.load(text: nil, path: Self.path, environment: ["EDGE_GATEWAY_BLUETOOTH_ADAPTER": long])
         }
     }
 

@@ -12,7 +12,7 @@ struct TOMLParserTests {
     func section(_ name: String, of text: String) throws -> TOMLTable {
         guard case .table(let table)? = try table(text)[name] else {
             Issue.record("no table \(name)")
-            return TOMLTable(origin: .header)
+            return TOMLTable()
         }
         return table
     }
@@ -49,7 +49,13 @@ struct TOMLParserTests {
         #expect(s["literal key"] == .integer(2))
     }
 
-    @Test("integers in every base and with underscores, booleans, and the types no key takes, kept as written")
+    /// A date or time value as its kind and its RFC 3339 text.
+    func moment(_ value: TOMLValue?) -> String? {
+        guard case .dateTime(let moment)? = value else { return nil }
+        return "\(moment.kind) \(moment)"
+    }
+
+    @Test("integers in every base and with underscores, booleans, floats, dates and times, arrays and inline tables")
     func scalars() throws {
         let text = """
             [n]
@@ -69,7 +75,8 @@ struct TOMLParserTests {
             z = 1979-05-27T07:32:00-08:00
             w = 1979-05-27 07:32:00.999
             v = 1979-05-27
-            q = 07:32:00
+            q = 07:32:00.1234567891
+            p = 2024-02-29t23:59:60z
             r = [ 1, "two", [3.0], { four = 4 }, ] # comment
             m = [
               "hci0", # first
@@ -89,20 +96,38 @@ struct TOMLParserTests {
         #expect(n["i"] == .integer(Int.min))
         #expect(n["t"] == .boolean(true))
         #expect(n["u"] == .boolean(false))
-        #expect(n["x"] == .other(text: "6.626e-34", kind: .float))
-        #expect(n["y"] == .other(text: "-inf", kind: .float))
-        #expect(n["z"] == .other(text: "1979-05-27T07:32:00-08:00", kind: .dateTime))
-        #expect(n["w"] == .other(text: "1979-05-27 07:32:00.999", kind: .dateTime))
-        #expect(n["v"] == .other(text: "1979-05-27", kind: .date))
-        #expect(n["q"] == .other(text: "07:32:00", kind: .time))
-        #expect(n["r"] == .other(text: #"[ 1, "two", [3.0], { four = 4 }, ]"#, kind: .array))
-        #expect(n["m"] == .other(text: "[\n  \"hci0\", # first\n  \"hci1\",\n]", kind: .array))
+        #expect(n["x"] == .float(6.626e-34))
+        #expect(n["y"] == .float(-.infinity))
+        #expect(moment(n["z"]) == "an offset date-time 1979-05-27T07:32:00-08:00")
+        #expect(moment(n["w"]) == "a local date-time 1979-05-27T07:32:00.999")
+        #expect(moment(n["v"]) == "a local date 1979-05-27")
+        #expect(moment(n["q"]) == "a local time 07:32:00.123456789")
+        #expect(moment(n["p"]) == "an offset date-time 2024-02-29T23:59:60Z")
+        var four = TOMLTable()
+        four.append("four", .integer(4))
+        #expect(n["r"] == .array([.integer(1), .string("two"), .array([.float(3)]), .table(four)]))
+        #expect(n["m"] == .array([.string("hci0"), .string("hci1")]))
         guard case .table(let inline)? = n["o"] else {
             Issue.record("o is not a table")
             return
         }
         #expect(inline.keys == ["batch_size", "nested"])
         #expect(inline["batch_size"] == .integer(5))
+    }
+
+    @Test("[[name]] adds a table to an array of tables, and [name.sub] goes into its last table")
+    func arraysOfTables() throws {
+        let root = try table("[[s]]\nk = 1\n[s.sub]\nl = 2\n[[s]]\nk = 3\n[[s.list]]\n")
+        guard case .array(let elements)? = root["s"], elements.count == 2, case .table(let first) = elements[0], case .table(let second) = elements[1],
+            case .table(let sub)? = first["sub"], case .array(let list)? = second["list"]
+        else {
+            Issue.record("arrays of tables missing: \(root)")
+            return
+        }
+        #expect(first["k"] == .integer(1))
+        #expect(sub["l"] == .integer(2))
+        #expect(second["k"] == .integer(3))
+        #expect(list == [.table(TOMLTable())])
     }
 
     @Test("dotted keys and [a.b] headers build nested tables; a table implied by a deeper header may be defined later")
@@ -141,8 +166,12 @@ struct TOMLParserTests {
         Bad(text: "a = { b = 1 }\na.c = 2\n", line: 2, column: 1, message: "key a.c extends a, an inline table, which is closed"),
         Bad(text: "a = 1\na.b = 2\n", line: 2, column: 1, message: "key a.b goes through a, which already has a value, not a table"),
         Bad(
-            text: "[[sensor]]\n", line: 1, column: 1,
-            message: "arrays of tables ([[…]]) are valid TOML, but the configuration has none; write each section once, as [name]"),
+            text: "a = [1]\n[[a]]\n", line: 2, column: 1,
+            message: "array of tables [[a]] names a key that already has a value; only arrays made by [[…]] can be added to"),
+        Bad(text: "a = [{}]\n[a.b]\n", line: 2, column: 1, message: "table [a.b] extends a, an array written as a value, which is closed"),
+        Bad(text: "[[a]]\n[a]\n", line: 2, column: 1, message: "table [a] is already an array of tables, [[a]]"),
+        Bad(text: "[a]\n[[a]]\n", line: 2, column: 1, message: "array of tables [[a]] names a table, not an array of tables"),
+        Bad(text: "[[a]]\nb.c = 1\n[a.b]\n", line: 3, column: 1, message: "table [a.b] is defined twice"),
         Bad(text: "[q]\nname = box\n", line: 2, column: 8, message: "box is not a TOML value; a string needs quotes (\"box\"), a boolean is true or false"),
         Bad(text: "[q]\nn = 007\n", line: 2, column: 5, message: "007 is not a TOML value; a string needs quotes (\"007\"), a boolean is true or false"),
         Bad(text: "[q]\nn = 1__0\n", line: 2, column: 5, message: "1__0 is not a TOML value; a string needs quotes (\"1__0\"), a boolean is true or false"),
@@ -156,6 +185,22 @@ struct TOMLParserTests {
             text: "[q]\ns = \"bad \\x escape\"\n", line: 2, column: 10,
             message: "unknown escape \\x; the escapes are \\b \\t \\n \\f \\r \\\" \\\\ \\uXXXX \\UXXXXXXXX"),
         Bad(text: "[q]\ns = \"\\uD800\"\n", line: 2, column: 6, message: "\\u must be followed by 4 hex digits of a Unicode scalar value"),
+        Bad(
+            text: "s = \"abc\\\ndef\"\n", line: 1, column: 9,
+            message: "a backslash at the end of a line (or before spaces) continues only a multi-line string (\"\"\"…\"\"\")"),
+        Bad(text: "d = 2023-02-29\n", line: 1, column: 5, message: "2023-02-29 is out of range: the day must be from 01 to 28 in that month"),
+        Bad(text: "d = 2024-13-01T00:00:00\n", line: 1, column: 5, message: "2024-13-01T00:00:00 is out of range: the month must be from 01 to 12"),
+        Bad(text: "t = 24:00:00\n", line: 1, column: 5, message: "24:00:00 is out of range: a time of day is from 00:00:00 to 23:59:60"),
+        Bad(
+            text: "d = 2024-01-01T00:00:00+24:00\n", line: 1, column: 5,
+            message: "2024-01-01T00:00:00+24:00 is out of range: an offset is from -23:59 to +23:59"),
+        Bad(
+            text: "d = 1979-05-27T07:32\n", line: 1, column: 5,
+            message: "1979-05-27T07:32 is not a TOML value; a string needs quotes (\"1979-05-27T07:32\"), a boolean is true or false"),
+        Bad(text: "a = [1,,2]\n", line: 1, column: 8, message: "expected a value or ] in the array, found ','"),
+        Bad(
+            text: "\u{FEFF}a = 1\n\u{FEFF}b = 2\n", line: 2, column: 1,
+            message: "expected a key (letters, digits, _ and -, or a quoted string), found U+FEFF"),
         Bad(text: "[q]\ns = \"bell \u{7}\"\n", line: 2, column: 11, message: "control character U+0007 in a string; write it as an escape such as \\u0007"),
         Bad(text: "# del \u{7F}\n", line: 1, column: 7, message: "control character U+007F in a comment"),
         Bad(text: "[q]\na = [1 2]\n", line: 2, column: 8, message: "expected , or ] in the array, found '2'"),
@@ -173,9 +218,21 @@ struct TOMLParserTests {
         #expect(error.map { "\($0.line):\($0.column): \($0.message)" } == "\(bad.line):\(bad.column): \(bad.message)")
     }
 
-    @Test("an empty file, and one of comments and blank lines with CRLF endings, hold no keys")
+    @Test(
+        "bytes that are not UTF-8 are refused at the first bad one, overlong forms and surrogates included",
+        arguments: [
+            [0x61, 0x20, 0x3D, 0x20, 0x22, 0xFF, 0x22], [0x23, 0x20, 0xC0, 0xAF], [0x61, 0x3D, 0x22, 0xED, 0xA0, 0x80, 0x22],
+        ])
+    func notUTF8(_ bytes: [UInt8]) {
+        let error = #expect(throws: TOMLSyntaxError.self) { try TOMLParser.parse(utf8: [0x0A] + bytes) }
+        #expect(error?.line == 2)
+        #expect(error?.message.hasPrefix("the file is not UTF-8 text: byte 0x") == true)
+    }
+
+    @Test("an empty file, and one of comments and blank lines with CRLF endings, hold no keys; a byte order mark may open a file")
     func acceptsEmptyAndComments() throws {
         #expect(try table("").keys.isEmpty)
         #expect(try table("# only a comment\r\n\n   \t\n").keys.isEmpty)
+        #expect(try table("\u{FEFF}a = 1\n")["a"] == .integer(1))
     }
 }

@@ -6,30 +6,39 @@ extension TOMLParser {
         let start = index
         while let byte = peek(), Self.isScalarByte(byte) { index += 1 }
         // A date and a time may be separated by one space (1979-05-27 07:32:00).
-        if index - start == 10, peek() == UInt8(ascii: " "), let next = peek(1), Self.isDigit(next) {
-            index += 1
-            while let byte = peek(), Self.isScalarByte(byte) { index += 1 }
+        if peek() == UInt8(ascii: " "), let next = peek(1), Self.isDigit(next) {
+            var cursor = start
+            if Self.matches(bytes, &cursor, "dddd-dd-dd"), cursor == index {
+                index += 1
+                while let byte = peek(), Self.isScalarByte(byte) { index += 1 }
+            }
         }
         let token = Array(bytes[start ..< index])
         let text = String(decoding: token, as: UTF8.self)
         switch text {
         case "true": return .boolean(true)
         case "false": return .boolean(false)
-        case "inf", "+inf", "-inf", "nan", "+nan", "-nan": return .other(text: text, kind: .float)
+        case "inf", "+inf": return .float(.infinity)
+        case "-inf": return .float(-.infinity)
+        case "nan", "+nan", "-nan": return .float(.nan)
         default: break
         }
-        if let kind = Self.dateTimeKind(token) { return .other(text: text, kind: kind) }
+        if let moment = try dateTime(token, at: start) { return .dateTime(moment) }
         if let integer = Self.integer(token) {
             guard let value = integer else {
-                throw error("\(text) is outside the integers TOML allows (64-bit, from -9223372036854775808 to 9223372036854775807)", at: start)
+                throw error(
+                    "\(Echo.cut(text)) is outside the integers TOML allows (64-bit, from -9223372036854775808 to 9223372036854775807)", at: start)
             }
             return .integer(value)
         }
-        if Self.isFloat(token) { return .other(text: text, kind: .float) }
+        if Self.isFloat(token), let value = Double(String(decoding: token.filter { $0 != UInt8(ascii: "_") }, as: UTF8.self)) {
+            return .float(value)
+        }
         if token.isEmpty {
             throw error("expected a value after =, found \(found())")
         }
-        throw error("\(text) is not a TOML value; a string needs quotes (\"\(text)\"), a boolean is true or false", at: start)
+        let quoted = Echo.cut(text)
+        throw error("\(quoted) is not a TOML value; a string needs quotes (\"\(quoted)\"), a boolean is true or false", at: start)
     }
 
     /// nil if `token` is not an integer; `.some(nil)` if it is one but does not fit 64 bits.
@@ -98,48 +107,111 @@ extension TOMLParser {
         return true
     }
 
-    /// The kind of an RFC 3339 date, time or date-time (TOML 1.0 §Offset Date-Time and after).
-    private static func dateTimeKind(_ token: [UInt8]) -> TOMLValue.OtherKind? {
+    /// An RFC 3339 date, time or date-time as TOML 1.0 allows it (§Offset Date-Time and after),
+    /// or nil if `token` does not have the shape of one. One that has the shape but not a real
+    /// day or time (February 30th, 24:00) is an error, not text to try as another type.
+    private func dateTime(_ token: [UInt8], at start: Int) throws(TOMLSyntaxError) -> TOMLDateTime? {
         var cursor = 0
-        if matches(token, &cursor, "dddd-dd-dd") {
-            if cursor == token.count { return .date }
-            guard [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")].contains(token[cursor]) else { return nil }
+        var fields: [Int] = []
+        var date: TOMLDateTime.LocalDate?
+        if Self.matches(token, &cursor, "dddd-dd-dd", into: &fields) {
+            date = TOMLDateTime.LocalDate(year: fields[0], month: fields[1], day: fields[2])
+            guard cursor < token.count else { return try checked(TOMLDateTime(date: date, time: nil, offset: nil), token, at: start) }
+            guard token[cursor] | 0x20 == UInt8(ascii: "t") || token[cursor] == UInt8(ascii: " ") else { return nil }
             cursor += 1
-            guard time(token, &cursor) else { return nil }
-            if cursor < token.count, token[cursor] | 0x20 == UInt8(ascii: "z") {
-                cursor += 1
-            } else if cursor < token.count, token[cursor] == UInt8(ascii: "+") || token[cursor] == UInt8(ascii: "-") {
-                cursor += 1
-                guard matches(token, &cursor, "dd:dd") else { return nil }
-            }
-            return cursor == token.count ? .dateTime : nil
         }
-        cursor = 0
-        return time(token, &cursor) && cursor == token.count ? .time : nil
+        guard let time = Self.time(token, &cursor) else { return nil }
+        var offset: Int?
+        if date != nil, cursor < token.count {
+            var offsetFields: [Int] = []
+            if token[cursor] | 0x20 == UInt8(ascii: "z") {
+                cursor += 1
+                offset = 0
+            } else if token[cursor] == UInt8(ascii: "+") || token[cursor] == UInt8(ascii: "-") {
+                let sign = token[cursor] == UInt8(ascii: "-") ? -1 : 1
+                cursor += 1
+                guard Self.matches(token, &cursor, "dd:dd", into: &offsetFields) else { return nil }
+                guard offsetFields[0] <= 23, offsetFields[1] <= 59 else {
+                    throw error("\(Echo.cut(String(decoding: token, as: UTF8.self))) is out of range: an offset is from -23:59 to +23:59", at: start)
+                }
+                offset = sign * (offsetFields[0] * 60 + offsetFields[1])
+            }
+        }
+        guard cursor == token.count else { return nil }
+        return try checked(TOMLDateTime(date: date, time: time, offset: offset), token, at: start)
     }
 
-    /// `HH:MM:SS` with an optional fraction.
-    private static func time(_ token: [UInt8], _ cursor: inout Int) -> Bool {
-        guard matches(token, &cursor, "dd:dd:dd") else { return false }
+    /// `moment` if its date is a day of the calendar and its time a time of day.
+    private func checked(_ moment: TOMLDateTime, _ token: [UInt8], at start: Int) throws(TOMLSyntaxError) -> TOMLDateTime {
+        let problem: String? =
+            if let date = moment.date, !(1 ... 12).contains(date.month) {
+                "the month must be from 01 to 12"
+            } else if let date = moment.date, !(1 ... Self.days(inMonth: date.month, of: date.year)).contains(date.day) {
+                "the day must be from 01 to \(Self.days(inMonth: date.month, of: date.year)) in that month"
+            } else if let time = moment.time, time.hour > 23 || time.minute > 59 || time.second > 60 {
+                "a time of day is from 00:00:00 to 23:59:60"
+            } else {
+                nil
+            }
+        guard let problem else { return moment }
+        throw error("\(Echo.cut(String(decoding: token, as: UTF8.self))) is out of range: \(problem)", at: start)
+    }
+
+    /// The days of `month` (1 to 12) in the proleptic Gregorian calendar.
+    private static func days(inMonth month: Int, of year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// `HH:MM:SS` with an optional fraction, nil if not there.
+    private static func time(_ token: [UInt8], _ cursor: inout Int) -> TOMLDateTime.LocalTime? {
+        var fields: [Int] = []
+        guard matches(token, &cursor, "dd:dd:dd", into: &fields) else { return nil }
+        var nanosecond = 0
         if cursor < token.count, token[cursor] == UInt8(ascii: ".") {
             cursor += 1
             let digits = cursor
-            while cursor < token.count, isDigit(token[cursor]) { cursor += 1 }
-            return cursor > digits
+            var scale = 100_000_000
+            while cursor < token.count, isDigit(token[cursor]) {
+                nanosecond += Int(token[cursor] - UInt8(ascii: "0")) * scale
+                scale /= 10
+                cursor += 1
+            }
+            guard cursor > digits else { return nil }
         }
+        return TOMLDateTime.LocalTime(hour: fields[0], minute: fields[1], second: fields[2], nanosecond: nanosecond)
+    }
+
+    /// `pattern` at the cursor, `d` standing for any digit; each run of digits is added to
+    /// `fields` as a number.
+    private static func matches(_ token: [UInt8], _ cursor: inout Int, _ pattern: StaticString, into fields: inout [Int]) -> Bool {
+        var field: Int?
+        var offset = cursor
+        for wanted in pattern.withUTF8Buffer({ Array($0) }) {
+            guard offset < token.count else { return false }
+            let byte = token[offset]
+            if wanted == UInt8(ascii: "d") {
+                guard isDigit(byte) else { return false }
+                field = (field ?? 0) * 10 + Int(byte - UInt8(ascii: "0"))
+            } else {
+                guard byte == wanted else { return false }
+                if let done = field { fields.append(done) }
+                field = nil
+            }
+            offset += 1
+        }
+        if let done = field { fields.append(done) }
+        cursor = offset
         return true
     }
 
     /// `pattern` at the cursor, `d` standing for any digit.
     private static func matches(_ token: [UInt8], _ cursor: inout Int, _ pattern: StaticString) -> Bool {
-        let expected = pattern.withUTF8Buffer { Array($0) }
-        guard token.count - cursor >= expected.count else { return false }
-        for (offset, wanted) in expected.enumerated() {
-            let byte = token[cursor + offset]
-            guard wanted == UInt8(ascii: "d") ? isDigit(byte) : byte == wanted else { return false }
-        }
-        cursor += expected.count
-        return true
+        var fields: [Int] = []
+        return matches(token, &cursor, pattern, into: &fields)
     }
 
     private static func isScalarByte(_ byte: UInt8) -> Bool {
@@ -150,11 +222,11 @@ extension TOMLParser {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
+    static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0") ... UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a") ... UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
         case UInt8(ascii: "A") ... UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "a") ... UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
         default: nil
         }
     }

@@ -96,21 +96,30 @@ extension TOMLParser {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"): text.append(letter)
         case UInt8(ascii: "u"), UInt8(ascii: "U"):
             let digits = letter == UInt8(ascii: "u") ? 4 : 8
-            let hex = String(decoding: bytes[index ..< min(index + digits, bytes.count)], as: UTF8.self)
-            guard hex.utf8.count == digits, hex.allSatisfy(\.isHexDigit), let value = UInt32(hex, radix: 16),
-                let scalar = Unicode.Scalar(value)
-            else {
+            var value: UInt32 = 0
+            for offset in 0 ..< digits {
+                guard let digit = peek(offset).flatMap(Self.hexValue) else {
+                    throw error("\\\(Unicode.Scalar(letter)) must be followed by \(digits) hex digits of a Unicode scalar value", at: start)
+                }
+                value = value << 4 | UInt32(digit)
+            }
+            guard let scalar = Unicode.Scalar(value) else {
                 throw error("\\\(Unicode.Scalar(letter)) must be followed by \(digits) hex digits of a Unicode scalar value", at: start)
             }
             text += Array(String(scalar).utf8)
             index += digits
-        case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"),
-            UInt8(ascii: "\r") where multiLine:
+        case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+            // `"abc\<line break>def"` is not TOML: only a multi-line string may be continued.
+            guard multiLine else {
+                throw error("a backslash at the end of a line (or before spaces) continues only a multi-line string (\"\"\"…\"\"\")", at: start)
+            }
             index -= 1
             try trimAfterLineEndingBackslash(from: start)
         default:
+            let escape = character(at: start + 1)
             throw error(
-                "unknown escape \\\(String(decoding: [letter], as: UTF8.self)); the escapes are \\b \\t \\n \\f \\r \\\" \\\\ \\uXXXX \\UXXXXXXXX", at: start)
+                "unknown escape \(escape.visible ? "\\" + escape.text : "\\ followed by " + escape.text); the escapes are \\b \\t \\n \\f \\r \\\" \\\\ \\uXXXX \\UXXXXXXXX",
+                at: start)
         }
     }
 

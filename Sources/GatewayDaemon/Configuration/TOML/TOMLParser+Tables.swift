@@ -1,61 +1,172 @@
-/// TOML's rules for where a key or table may be defined (TOML 1.0, "Table" and "Keys"): a key
-/// once, a table by one header, tables made by dotted keys never reopened by a header, inline
-/// tables closed.
+/// TOML's rules for where a key or table may be defined (TOML 1.0, "Table", "Keys" and "Array
+/// of Tables"): a key once, a table by one header, tables made by dotted keys never reopened by
+/// a header, inline tables and arrays written as values closed, `[[name]]` adding a table to
+/// its array and `[name.sub]` going into that array's last table.
 extension TOMLParser {
-    /// Defines the table of a `[path]` header. `named` is the error to raise, with a reason added.
-    static func defineTable(_ path: [String], in root: inout TOMLTable, error named: TOMLSyntaxError) throws(TOMLSyntaxError) {
-        try enter(path.dropLast(), of: &root, creating: .implicit, error: named) { table throws(TOMLSyntaxError) in
-            let name = path[path.count - 1]
+    /// What a path names, for messages: `table [a.b]`, `array of tables [[a.b]]`, `key a.b`.
+    private enum Role {
+        case table, arrayOfTables, key
+
+        func subject(_ path: [String]) -> String {
+            switch self {
+            case .table: "table [\(TOMLParser.name(path))]"
+            case .arrayOfTables: "array of tables [[\(TOMLParser.name(path))]]"
+            case .key: "key \(TOMLParser.name(path))"
+            }
+        }
+    }
+
+    /// The table a `[path]` header defines.
+    func defineTable(_ path: [String], in root: TOMLTableBuilder, at start: Int) throws(TOMLSyntaxError) -> TOMLTableBuilder {
+        let parent = try walk(path, in: root, role: .table, at: start)
+        let name = path[path.count - 1]
+        switch parent[name] {
+        case nil:
+            return try child(of: parent, name, origin: .header, at: start)
+        case .table(let existing) where existing.origin == .implicit:
+            existing.origin = .header
+            return existing
+        case .table:
+            throw error("\(Role.table.subject(path)) is defined twice", at: start)
+        case .tables:
+            throw error("\(Role.table.subject(path)) is already an array of tables, [[\(TOMLParser.name(path))]]", at: start)
+        case .value:
+            throw error("\(Role.table.subject(path)) names a key that already has a value", at: start)
+        }
+    }
+
+    /// The new last table of the array a `[[path]]` header adds to (or creates).
+    func appendTable(_ path: [String], in root: TOMLTableBuilder, at start: Int) throws(TOMLSyntaxError) -> TOMLTableBuilder {
+        let parent = try walk(path, in: root, role: .arrayOfTables, at: start)
+        // The array is one level, its tables the next.
+        try checkDepth(parent.depth + 2, at: start)
+        let table = TOMLTableBuilder(origin: .header, depth: parent.depth + 2)
+        let name = path[path.count - 1]
+        switch parent[name] {
+        case nil:
+            parent.set(name, .tables([table]))
+        case .tables:
+            parent.append(table, to: name)
+        case .table:
+            throw error("\(Role.arrayOfTables.subject(path)) names a table, not an array of tables", at: start)
+        case .value:
+            throw error("\(Role.arrayOfTables.subject(path)) names a key that already has a value; only arrays made by [[…]] can be added to", at: start)
+        }
+        return table
+    }
+
+    /// The table a dotted key `path` (below `table`) puts its value in, its last part free.
+    func tableForKey(_ path: [String], in table: TOMLTableBuilder, at start: Int) throws(TOMLSyntaxError) -> TOMLTableBuilder {
+        let parent = try walk(path, in: table, role: .key, at: start)
+        guard parent[path[path.count - 1]] == nil else { throw error("\(Role.key.subject(path)) is defined twice", at: start) }
+        return parent
+    }
+
+    /// The table that holds the last part of `path`, going from `table` through (and creating)
+    /// the tables named by the other parts. A header may go through any table not written
+    /// inline, and into the last table of an array of tables; a dotted key only through
+    /// tables that dotted keys made.
+    private func walk(_ path: [String], in table: TOMLTableBuilder, role: Role, at start: Int) throws(TOMLSyntaxError) -> TOMLTableBuilder {
+        var table = table
+        for name in path.dropLast() {
             switch table[name] {
             case nil:
-                table.set(name, .table(TOMLTable(origin: .header)))
-            case .table(var existing) where existing.origin == .implicit:
-                existing.origin = .header
-                table.set(name, .table(existing))
+                table = try child(of: table, name, origin: role == .key ? .dottedKey : .implicit, at: start)
+            case .table(let existing) where role != .key || existing.origin == .dottedKey:
+                table = existing
             case .table:
-                throw named.because("is defined twice")
-            default:
-                throw named.because("names a key that already has a value")
+                throw error("\(role.subject(path)) extends \(Echo.cut(name)), a table defined elsewhere by its [header]", at: start)
+            case .tables(let elements) where role != .key:
+                table = elements[elements.count - 1]
+            case .tables:
+                throw error("\(role.subject(path)) goes through \(Echo.cut(name)), an array of tables, which only [[…]] headers extend", at: start)
+            case .value(.table):
+                throw error("\(role.subject(path)) extends \(Echo.cut(name)), an inline table, which is closed", at: start)
+            case .value(.array):
+                throw error("\(role.subject(path)) extends \(Echo.cut(name)), an array written as a value, which is closed", at: start)
+            case .value:
+                throw error("\(role.subject(path)) goes through \(Echo.cut(name)), which already has a value, not a table", at: start)
             }
         }
+        return table
     }
 
-    /// Sets `path = value` (a dotted key creates its tables) in the table at `prefix`.
-    static func assign(
-        _ value: TOMLValue, to path: [String], under prefix: [String], in root: inout TOMLTable, error named: TOMLSyntaxError
-    ) throws(TOMLSyntaxError) {
-        try enter(prefix[...], of: &root, creating: .implicit, error: named) { table throws(TOMLSyntaxError) in
-            try enter(path.dropLast(), of: &table, creating: .dottedKey, error: named, only: .dottedKey) { inner throws(TOMLSyntaxError) in
-                let name = path[path.count - 1]
-                guard inner[name] == nil else { throw named.because("is defined twice") }
-                inner.set(name, value)
+    /// A new table `name` in `parent`, one level deeper.
+    private func child(of parent: TOMLTableBuilder, _ name: String, origin: TOMLTableBuilder.Origin, at start: Int) throws(TOMLSyntaxError)
+        -> TOMLTableBuilder
+    {
+        try checkDepth(parent.depth + 1, at: start)
+        let table = TOMLTableBuilder(origin: origin, depth: parent.depth + 1)
+        parent.set(name, .table(table))
+        return table
+    }
+}
+
+/// A table while the document is read. A reference, not a value, so that the keys below a
+/// `[header]` go straight into its table: a ``TOMLTable`` held in its parent would be copied
+/// whole for every key added to it, and reading would take time quadratic in the file.
+final class TOMLTableBuilder {
+    /// How the table came to be, for TOML's rules on defining a table twice.
+    enum Origin: Equatable {
+        /// Created on the way to a deeper `[a.b]` header: a later `[a]` may still define it.
+        case implicit
+        /// Defined by its own `[header]` or `[[header]]`.
+        case header
+        /// Created by a dotted key (`a.b = 1`).
+        case dottedKey
+        /// Written inline (`{ … }`).
+        case inline
+    }
+
+    /// What a key holds while the document is read.
+    enum Entry {
+        /// A finished value (inline tables and arrays included: nothing may extend them).
+        case value(TOMLValue)
+        /// A table that later lines may still add to.
+        case table(TOMLTableBuilder)
+        /// An array of tables (`[[name]]`), its last table still open.
+        case tables([TOMLTableBuilder])
+    }
+
+    var origin: Origin
+    /// Tables and arrays around it (the document's own table is 0), for the bound on nesting.
+    let depth: Int
+    private var names: [String] = []
+    private var entries: [String: Entry] = [:]
+
+    init(origin: Origin, depth: Int) {
+        self.origin = origin
+        self.depth = depth
+    }
+
+    subscript(name: String) -> Entry? {
+        entries[name]
+    }
+
+    /// Sets `name`, which must be new.
+    func set(_ name: String, _ entry: Entry) {
+        names.append(name)
+        entries[name] = entry
+    }
+
+    /// Adds `table` to the array of tables `name`, taking the array out of the dictionary
+    /// first so that appending does not copy it.
+    func append(_ table: TOMLTableBuilder, to name: String) {
+        guard case .tables(var elements)? = entries.removeValue(forKey: name) else { return }
+        elements.append(table)
+        entries[name] = .tables(elements)
+    }
+
+    /// The finished table.
+    func table() -> TOMLTable {
+        var table = TOMLTable()
+        for name in names {
+            switch entries[name]! {
+            case .value(let value): table.append(name, value)
+            case .table(let builder): table.append(name, .table(builder.table()))
+            case .tables(let elements): table.append(name, .array(elements.map { .table($0.table()) }))
             }
         }
-    }
-
-    /// Runs `body` on the table at `path` below `table`, creating missing tables with
-    /// `origin`. An existing table is entered only if it is not inline and, when `only` is
-    /// given, has that origin.
-    private static func enter(
-        _ path: ArraySlice<String>, of table: inout TOMLTable, creating origin: TOMLTable.Origin,
-        error named: TOMLSyntaxError, only: TOMLTable.Origin? = nil,
-        _ body: (inout TOMLTable) throws(TOMLSyntaxError) -> Void
-    ) throws(TOMLSyntaxError) {
-        guard let name = path.first else { return try body(&table) }
-        var inner: TOMLTable
-        switch table[name] {
-        case nil:
-            inner = TOMLTable(origin: origin)
-        case .table(let existing) where existing.origin == .inline:
-            throw named.because("extends \(name), an inline table, which is closed")
-        case .table(let existing) where only == nil || existing.origin == only:
-            inner = existing
-        case .table:
-            throw named.because("extends \(name), a table defined elsewhere by its [header]")
-        default:
-            throw named.because("goes through \(name), which already has a value, not a table")
-        }
-        try enter(path.dropFirst(), of: &inner, creating: origin, error: named, only: only, body)
-        table.set(name, .table(inner))
+        return table
     }
 }

@@ -2,13 +2,24 @@
 ///
 /// Written for the gateway instead of linking a general TOML library: the one it used wraps
 /// toml++ (C++) and full Foundation, several megabytes of the shipped binary for a file of
-/// twenty keys. Every TOML 1.0 construct is recognised and checked (strings of all four kinds,
-/// integers in every base, floats, dates and times, arrays, inline tables, dotted keys, the
-/// rules against defining a key or table twice); arrays of tables are refused with a message,
-/// as the configuration has none. Values and tables are built here; structure in
+/// twenty keys. Every TOML 1.0 construct is read and checked (strings of all four kinds,
+/// integers in every base, floats, dates and times against the calendar, arrays, inline
+/// tables, dotted keys, arrays of tables, the rules against defining a key or table twice); the
+/// toml-test corpus checks it (`TOMLConformanceTests`).
+///
+/// A file is untrusted input, so the reader is bounded: tables and arrays nest at most
+/// ``maximumDepth`` deep (the reader recurses into arrays and inline tables, and a deeper file
+/// would overflow the stack), its time grows with the file's length alone (tables are filled
+/// through references, keys found by hashing), and a message quotes at most 80 characters of
+/// the text. Values and tables are built here; the rules on tables in
 /// `TOMLParser+Tables.swift`, strings in `TOMLParser+Strings.swift`, the rest in
 /// `TOMLParser+Scalars.swift`.
 struct TOMLParser {
+    /// How deep tables and arrays may sit inside one another, counting every header part,
+    /// dotted-key part, array and inline table: far more than a configuration needs, far less
+    /// than what would exhaust a thread's stack.
+    static let maximumDepth = 64
+
     /// The document as UTF-8.
     let bytes: [UInt8]
     /// The next byte to read.
@@ -16,70 +27,111 @@ struct TOMLParser {
 
     /// The top-level table of `text`, or the first syntax error in it.
     static func parse(_ text: String) throws(TOMLSyntaxError) -> TOMLTable {
-        var parser = TOMLParser(bytes: Array(text.utf8))
+        try parse(utf8: Array(text.utf8))
+    }
+
+    /// The top-level table of a document given as bytes, which TOML requires to be UTF-8.
+    static func parse(utf8 bytes: [UInt8]) throws(TOMLSyntaxError) -> TOMLTable {
+        var parser = TOMLParser(bytes: bytes)
+        try parser.checkUTF8()
         return try parser.document()
     }
 
-    private mutating func document() throws(TOMLSyntaxError) -> TOMLTable {
-        var root = TOMLTable(origin: .header)
-        var current: [String] = []
+    /// Refuses bytes that are not UTF-8 (overlong forms and surrogates included), naming the
+    /// first bad one, so every later step can decode text without replacing anything.
+    private func checkUTF8() throws(TOMLSyntaxError) {
+        var decoder = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
         while true {
-            skipWhitespace()
-            guard let byte = peek() else { return root }
-            switch byte {
-            case UInt8(ascii: "#"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
-                try endOfLine()
-            case UInt8(ascii: "["):
-                let start = index
-                if peek(1) == UInt8(ascii: "[") {
-                    throw error("arrays of tables ([[…]]) are valid TOML, but the configuration has none; write each section once, as [name]", at: start)
-                }
-                index += 1
-                skipWhitespace()
-                let path = try key()
-                skipWhitespace()
-                try expect("]", "to close the table header")
-                try Self.defineTable(path, in: &root, error: error("table [\(path.joined(separator: "."))]", at: start))
-                current = path
-                try endOfLine()
-            default:
-                try keyValue(into: &root, under: current)
-                try endOfLine()
+            switch decoder.parseScalar(from: &iterator) {
+            case .valid(let scalar): offset += scalar.count
+            case .emptyInput: return
+            case .error: throw error("the file is not UTF-8 text: byte 0x\(String(bytes[offset], radix: 16, uppercase: true)) is not valid here", at: offset)
             }
         }
     }
 
-    /// `key = value`, set in the table at `prefix` of `table`.
-    mutating func keyValue(into table: inout TOMLTable, under prefix: [String]) throws(TOMLSyntaxError) {
-        let start = index
-        let path = try key()
-        skipWhitespace()
-        try expect("=", "after the key \(path.joined(separator: "."))")
-        skipWhitespace()
-        let value = try value()
-        try Self.assign(value, to: path, under: prefix, in: &table, error: error("key \(path.joined(separator: "."))", at: start))
-    }
-
-    /// Any TOML value.
-    mutating func value() throws(TOMLSyntaxError) -> TOMLValue {
-        switch peek() {
-        case UInt8(ascii: "\""): .string(try basicString())
-        case UInt8(ascii: "'"): .string(try literalString())
-        case UInt8(ascii: "["): try array()
-        case UInt8(ascii: "{"): .table(try inlineTable())
-        case nil, UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "#"):
-            throw error("expected a value after =, found \(found())")
-        default: try scalar()
+    private mutating func document() throws(TOMLSyntaxError) -> TOMLTable {
+        // A byte order mark may open the file (TOML 1.0 §Spec); anywhere else it is text.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { index = 3 }
+        let root = TOMLTableBuilder(origin: .header, depth: 0)
+        var current = root
+        while true {
+            skipWhitespace()
+            guard let byte = peek() else { return root.table() }
+            switch byte {
+            case UInt8(ascii: "#"), UInt8(ascii: "\n"), UInt8(ascii: "\r"):
+                break
+            case UInt8(ascii: "["):
+                current = try header(in: root)
+            default:
+                try keyValue(into: current)
+            }
+            try endOfLine()
         }
     }
 
-    private mutating func array() throws(TOMLSyntaxError) -> TOMLValue {
+    /// A `[table]` or `[[array of tables]]` header: the table the keys below it go into.
+    private mutating func header(in root: TOMLTableBuilder) throws(TOMLSyntaxError) -> TOMLTableBuilder {
         let start = index
+        let isArray = peek(1) == UInt8(ascii: "[")
+        index += isArray ? 2 : 1
+        skipWhitespace()
+        let path = try key()
+        skipWhitespace()
+        try expect("]", "to close the table header")
+        if isArray {
+            try expect("]", "to close the header of an array of tables ([[…]])")
+            return try appendTable(path, in: root, at: start)
+        }
+        return try defineTable(path, in: root, at: start)
+    }
+
+    /// `key = value`, set in `table`.
+    mutating func keyValue(into table: TOMLTableBuilder) throws(TOMLSyntaxError) {
+        let start = index
+        let path = try key()
+        skipWhitespace()
+        try expect("=", "after the key \(Self.name(path))")
+        skipWhitespace()
+        let parent = try tableForKey(path, in: table, at: start)
+        let value = try value(depth: parent.depth + 1)
+        parent.set(path[path.count - 1], .value(value))
+    }
+
+    /// Any TOML value; `depth` is where it sits, for the bound on nesting.
+    private mutating func value(depth: Int) throws(TOMLSyntaxError) -> TOMLValue {
+        switch peek() {
+        case UInt8(ascii: "\""): return .string(try basicString())
+        case UInt8(ascii: "'"): return .string(try literalString())
+        case UInt8(ascii: "["):
+            try checkDepth(depth, at: index)
+            return .array(try array(depth: depth))
+        case UInt8(ascii: "{"):
+            try checkDepth(depth, at: index)
+            return .table(try inlineTable(depth: depth))
+        case nil, UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "#"):
+            throw error("expected a value after =, found \(found())")
+        default: return try scalar()
+        }
+    }
+
+    /// `[ … ]`: values separated by commas, a trailing comma, line breaks and comments allowed.
+    private mutating func array(depth: Int) throws(TOMLSyntaxError) -> [TOMLValue] {
         index += 1
+        var elements: [TOMLValue] = []
         while true {
             try skipBlankLines()
-            if peek() == UInt8(ascii: "]") { break }
-            _ = try value()
+            switch peek() {
+            case UInt8(ascii: "]"):
+                index += 1
+                return elements
+            case nil, UInt8(ascii: ","):
+                throw error("expected a value or ] in the array, found \(found())")
+            default:
+                elements.append(try value(depth: depth + 1))
+            }
             try skipBlankLines()
             if peek() == UInt8(ascii: ",") {
                 index += 1
@@ -87,33 +139,33 @@ struct TOMLParser {
                 throw error("expected , or ] in the array, found \(found())")
             }
         }
-        index += 1
-        return .other(text: String(decoding: bytes[start ..< index], as: UTF8.self), kind: .array)
     }
 
-    private mutating func inlineTable() throws(TOMLSyntaxError) -> TOMLTable {
+    /// `{ key = value, … }` on one line, without a trailing comma (TOML 1.0): closed to any
+    /// key outside the braces.
+    private mutating func inlineTable(depth: Int) throws(TOMLSyntaxError) -> TOMLTable {
         index += 1
-        var table = TOMLTable(origin: .inline)
+        let table = TOMLTableBuilder(origin: .inline, depth: depth)
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
             index += 1
-            return table
+            return table.table()
         }
         while true {
             skipWhitespace()
-            try keyValue(into: &table, under: [])
+            try keyValue(into: table)
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","): index += 1
             case UInt8(ascii: "}"):
                 index += 1
-                return table
+                return table.table()
             default: throw error("expected , or } in the inline table (it must fit on one line), found \(found())")
             }
         }
     }
 
-    /// A key: bare or quoted parts joined by dots.
+    /// A key: bare or quoted parts joined by dots, on one line.
     private mutating func key() throws(TOMLSyntaxError) -> [String] {
         var parts: [String] = []
         while true {
@@ -171,12 +223,20 @@ struct TOMLParser {
         }
     }
 
+    /// Throws unless a table or array at `depth` is within ``maximumDepth``.
+    func checkDepth(_ depth: Int, at offset: Int) throws(TOMLSyntaxError) {
+        guard depth <= Self.maximumDepth else {
+            throw error("nesting deeper than \(Self.maximumDepth) levels (tables and arrays inside one another)", at: offset)
+        }
+    }
+
     mutating func skipWhitespace() {
         while peek() == UInt8(ascii: " ") || peek() == UInt8(ascii: "\t") { index += 1 }
     }
 
-    mutating func expect(_ character: Unicode.Scalar, _ purpose: String) throws(TOMLSyntaxError) {
-        guard peek() == UInt8(ascii: character) else { throw error("expected \(character) \(purpose), found \(found())") }
+    /// Reads `character`; `purpose` is built only for the message.
+    mutating func expect(_ character: Unicode.Scalar, _ purpose: @autoclosure () -> String) throws(TOMLSyntaxError) {
+        guard peek() == UInt8(ascii: character) else { throw error("expected \(character) \(purpose()), found \(found())") }
         index += 1
     }
 
@@ -190,14 +250,34 @@ struct TOMLParser {
         case nil: "the end of the file"
         case UInt8(ascii: "\r") where peek(1) != UInt8(ascii: "\n"): "a carriage return without a line feed"
         case UInt8(ascii: "\n"), UInt8(ascii: "\r"): "the end of the line"
-        case let byte? where Self.isControl(byte): Self.scalarName(byte)
         default:
-            "'" + String(String(decoding: bytes[index ..< min(index + 4, bytes.count)], as: UTF8.self).prefix(1)) + "'"
+            switch character(at: index) {
+            case (let text, true): "'\(text)'"
+            case (let code, false): code
+            }
         }
+    }
+
+    /// The character at byte `offset` (one Unicode scalar) for a message: itself, or its code
+    /// (`visible` false) if it cannot be seen: a control character, a space other than ASCII's,
+    /// a byte order mark.
+    func character(at offset: Int) -> (text: String, visible: Bool) {
+        if Self.isControl(bytes[offset]) { return (Self.scalarName(bytes[offset]), false) }
+        let text = String(decoding: bytes[offset ..< min(offset + 4, bytes.count)], as: UTF8.self)
+        guard let scalar = text.unicodeScalars.first else { return ("", true) }
+        if !scalar.isASCII, scalar.properties.isWhitespace || scalar.properties.generalCategory == .format {
+            return (Self.scalarName(scalar.value), false)
+        }
+        return (String(scalar), true)
     }
 
     func error(_ message: String, at offset: Int? = nil) -> TOMLSyntaxError {
         TOMLSyntaxError(message, at: offset ?? index, in: bytes)
+    }
+
+    /// A key path as messages name it (`a.b.c`), cut short if long.
+    static func name(_ path: [String]) -> String {
+        Echo.cut(path.joined(separator: "."))
     }
 
     /// Letters, digits, `_` and `-`: the characters of a bare key.
@@ -215,8 +295,8 @@ struct TOMLParser {
         (byte < 0x20 && byte != UInt8(ascii: "\t")) || byte == 0x7F
     }
 
-    static func scalarName(_ byte: UInt8) -> String {
-        let hex = String(byte, radix: 16, uppercase: true)
-        return "U+" + String(repeating: "0", count: 4 - hex.count) + hex
+    static func scalarName(_ value: some BinaryInteger) -> String {
+        let hex = String(value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 }

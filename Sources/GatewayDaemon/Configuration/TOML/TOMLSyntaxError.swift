@@ -9,23 +9,13 @@ struct TOMLSyntaxError: Error, Equatable {
     let message: String
 
     /// An error at byte offset `offset` of `bytes`, its line and column worked out from the text.
+    /// That reads the text up to `offset`: build one only to throw it (one built ahead for every
+    /// key, in case, made reading quadratic).
     init(_ message: String, at offset: Int, in bytes: [UInt8]) {
         let before = bytes[..<min(offset, bytes.count)]
         let lineStart = before.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
         self.line = before.count { $0 == UInt8(ascii: "\n") } + 1
         self.column = bytes[lineStart ..< before.endIndex].count { $0 & 0xC0 != 0x80 } + 1
-        self.message = message
-    }
-
-    /// The same place, with `reason` added to what is named there ("table [uplink]" +
-    /// "is defined twice").
-    func because(_ reason: String) -> TOMLSyntaxError {
-        TOMLSyntaxError(line: line, column: column, message: "\(message) \(reason)")
-    }
-
-    private init(line: Int, column: Int, message: String) {
-        self.line = line
-        self.column = column
         self.message = message
     }
 }

@@ -1,68 +1,114 @@
 /// A value read from a TOML 1.0 document.
 ///
-/// Only strings, integers, booleans and tables are kept as values, because those are all the
-/// configuration's keys take; every other TOML type is recognised and checked, then kept as the
-/// text the operator wrote so a message can say "interval_s = 1.5 is a floating-point number".
+/// Every TOML type is kept as a value, not only the strings, integers and booleans the
+/// configuration's keys take: the reader is checked value by value against the toml-test
+/// corpus, and the configuration names the other types in its messages ("interval_s = 1.5 is a
+/// floating-point number").
 enum TOMLValue: Equatable {
     case string(String)
     case integer(Int)
+    case float(Double)
     case boolean(Bool)
+    case dateTime(TOMLDateTime)
+    /// An array, or an array of tables (`[[name]]`), whose elements are all `.table`.
+    case array([TOMLValue])
     case table(TOMLTable)
-    /// A float, date, time, date-time or array, as written (trimmed).
-    case other(text: String, kind: OtherKind)
 
-    /// The TOML types the configuration has no key for.
-    enum OtherKind: String, Equatable {
-        case float = "a floating-point number"
-        case array = "an array"
-        case date = "a date"
-        case time = "a time"
-        case dateTime = "a date-time"
+    /// Equal values, two NaNs included: a document read twice must compare equal to itself.
+    static func == (left: TOMLValue, right: TOMLValue) -> Bool {
+        switch (left, right) {
+        case (.string(let a), .string(let b)): a == b
+        case (.integer(let a), .integer(let b)): a == b
+        case (.float(let a), .float(let b)): a == b || a.isNaN && b.isNaN
+        case (.boolean(let a), .boolean(let b)): a == b
+        case (.dateTime(let a), .dateTime(let b)): a == b
+        case (.array(let a), .array(let b)): a == b
+        case (.table(let a), .table(let b)): a == b
+        default: false
+        }
     }
 }
 
-/// A TOML table: its keys in the order they were written.
-struct TOMLTable: Equatable {
-    /// How the table came to be, for TOML's rules on defining a table twice.
-    enum Origin: Equatable {
-        /// Created on the way to a deeper `[a.b]` header: a later `[a]` may still define it.
-        case implicit
-        /// Defined by its own `[header]`.
-        case header
-        /// Created by a dotted key (`a.b = 1`).
-        case dottedKey
-        /// Written inline (`{ … }`): closed to any later key.
-        case inline
+/// An offset date-time, a local date-time, a local date or a local time (TOML 1.0 §Offset
+/// Date-Time to §Local Time), as written: the offset is kept, not applied.
+struct TOMLDateTime: Equatable, CustomStringConvertible {
+    /// A day of the proleptic Gregorian calendar, checked against the length of its month.
+    struct LocalDate: Equatable {
+        let year: Int
+        let month: Int
+        let day: Int
     }
 
-    /// The keys and their values, in file order.
-    private(set) var entries: [(key: String, value: TOMLValue)] = []
-    /// How the table was defined.
-    var origin: Origin
-
-    /// An empty table.
-    init(origin: Origin) {
-        self.origin = origin
+    /// A time of day; `second` may be 60 (a leap second, as RFC 3339 allows).
+    struct LocalTime: Equatable {
+        let hour: Int
+        let minute: Int
+        let second: Int
+        /// The fraction of the second; digits past the ninth are dropped, as TOML 1.0 asks
+        /// ("truncated, not rounded").
+        let nanosecond: Int
     }
 
-    /// The keys, in file order.
-    var keys: [String] { entries.map(\.key) }
+    let date: LocalDate?
+    let time: LocalTime?
+    /// Minutes east of UTC (`Z` is 0); nil for the three local kinds.
+    let offset: Int?
 
-    /// The value of `key`, if the table has it.
-    subscript(key: String) -> TOMLValue? {
-        entries.first { $0.key == key }?.value
-    }
-
-    /// Sets `key`, which must be new or already hold a table (the caller checks which).
-    mutating func set(_ key: String, _ value: TOMLValue) {
-        if let index = entries.firstIndex(where: { $0.key == key }) {
-            entries[index].value = value
-        } else {
-            entries.append((key, value))
+    /// TOML's name for the kind, with its article, for "is a local date, not a string".
+    var kind: String {
+        switch (date, time, offset) {
+        case (.some, .some, .some): "an offset date-time"
+        case (.some, .some, nil): "a local date-time"
+        case (.some, nil, _): "a local date"
+        default: "a local time"
         }
     }
 
-    static func == (left: TOMLTable, right: TOMLTable) -> Bool {
-        left.origin == right.origin && left.entries.elementsEqual(right.entries) { $0.key == $1.key && $0.value == $1.value }
+    /// The RFC 3339 text, as TOML writes it (`1979-05-27T07:32:00.5-08:00`).
+    var description: String {
+        var text = ""
+        if let date {
+            text += Self.digits(date.year, 4) + "-" + Self.digits(date.month, 2) + "-" + Self.digits(date.day, 2)
+        }
+        if let time {
+            if date != nil { text += "T" }
+            text += Self.digits(time.hour, 2) + ":" + Self.digits(time.minute, 2) + ":" + Self.digits(time.second, 2)
+            if time.nanosecond > 0 {
+                var fraction = Self.digits(time.nanosecond, 9)
+                while fraction.last == "0" { fraction.removeLast() }
+                text += "." + fraction
+            }
+        }
+        if let offset {
+            text += offset == 0 ? "Z" : (offset < 0 ? "-" : "+") + Self.digits(abs(offset) / 60, 2) + ":" + Self.digits(abs(offset) % 60, 2)
+        }
+        return text
+    }
+
+    /// `value` in at least `count` digits, zeros in front.
+    private static func digits(_ value: Int, _ count: Int) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: max(0, count - text.count)) + text
+    }
+}
+
+/// A TOML table: its keys in the order they were written, each found in constant time.
+struct TOMLTable: Equatable {
+    /// The keys, in file order.
+    private(set) var keys: [String] = []
+    private var values: [String: TOMLValue] = [:]
+
+    /// An empty table.
+    init() {}
+
+    /// The value of `key`, if the table has it.
+    subscript(key: String) -> TOMLValue? {
+        values[key]
+    }
+
+    /// Adds `key`, which the table must not have yet (the reader checks).
+    mutating func append(_ key: String, _ value: TOMLValue) {
+        keys.append(key)
+        values[key] = value
     }
 }
