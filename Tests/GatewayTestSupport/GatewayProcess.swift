@@ -56,9 +56,13 @@ public enum GatewayProcess {
         process.executableURL = executable.map(URL.init(fileURLWithPath:)) ?? productsDirectory.appendingPathComponent(product)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
-        process.standardInput = try FileHandle(forReadingFrom: inURL)
+        // Closed here, not left to deinit: Foundation's Process keeps them past the run, and a
+        // suite of hundreds of runs would pass descriptor 1024, which its select() overflows.
+        let handles = [try FileHandle(forWritingTo: outURL), try FileHandle(forWritingTo: errURL), try FileHandle(forReadingFrom: inURL)]
+        defer { for handle in handles { try? handle.close() } }
+        process.standardOutput = handles[0]
+        process.standardError = handles[1]
+        process.standardInput = handles[2]
 
         let finished = AsyncStream<Void>.makeStream()
         process.terminationHandler = { _ in finished.continuation.finish() }
