@@ -210,8 +210,9 @@ say "JHE provisioned: patient $patient_id, device $device_id, OAuth application 
 # runserver, as real-jhe.md runs it: --noreload (no autoreloader polling); the python process
 # itself is the one killed in the outage step.
 jhe_pid=
+# start_jhe [--nothreading]: runserver in the background.
 start_jhe() {
-    (cd "$jhe" && exec "$py" manage.py runserver "127.0.0.1:$jhe_port" --noreload) > >(stamp >>"$work/jhe.log") 2>&1 &
+    (cd "$jhe" && exec "$py" manage.py runserver "127.0.0.1:$jhe_port" --noreload "$@") > >(stamp >>"$work/jhe.log") 2>&1 &
     jhe_pid=$!
     pids+=("$jhe_pid")
 }
@@ -398,8 +399,15 @@ say "5. $refreshed token refreshes in the $since_start s since the restart (JHE:
 # (no REFRESH_TOKEN_GRACE_PERIOD_SECONDS here); the gateway's next renewal gets invalid_grant.
 # The grant is lost; the gateway must say why: re-enrolment required, naming the unanswered
 # renewal and the setting, and an error line in its log. A new link drains the backlog.
+# runserver serves this step one connection at a time (--nothreading), in the order they came:
+# threaded, it may run the gateway's retry before the stale renewal, and the retry then wins
+# the grant (seen in a run: 13 renewals, no invalid_grant).
 step=renewal-cut-short
 t=$SECONDS
+kill "$jhe_pid"
+wait "$jhe_pid" 2>/dev/null || true
+start_jhe --nothreading
+wait_for "$deadline" "answer from JHE (one connection at a time) on $site_url" jhe_up
 log_offset=$(stat -c %s "$work/gateway.log")
 pause=$((token_seconds + 75))
 kill -STOP "$jhe_pid"
@@ -415,6 +423,10 @@ cut_link=$(jhe_admin invite "$patient_id" "$application_id") || fail "no invitat
 "$gw" enroll "$cut_link" --config "$cfg" >"$work/enroll-cut.log" 2>&1 || fail "enroll after the cut-short renewal: $(cat "$work/enroll-cut.log")"
 cut_stored=$(stored)
 wait_for "$deadline" "uploads after enrolling again" stored_beyond "$cut_stored"
+kill "$jhe_pid"
+wait "$jhe_pid" 2>/dev/null || true
+start_jhe
+wait_for "$deadline" "answer from JHE's /health on $site_url (threaded again)" jhe_up
 mark renewal_cut_short "$t"
 passed+=("renewal cut short ✓")
 say "5b. JHE paused $pause s during a renewal → \"${cut_reason:0:200}…\"; enrolled again, uploads resumed"

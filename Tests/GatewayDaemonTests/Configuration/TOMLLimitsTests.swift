@@ -12,18 +12,35 @@ struct TOMLLimitsTests {
     }
 
     static let nestings: [Nesting] = [
-        Nesting(testDescription: "arrays") { "a = " + String(repeating: "[", count: $0) + String(repeating: "]", count: $0) },
-        Nesting(testDescription: "inline tables") { "a = " + String(repeating: "{ b = ", count: $0 - 1) + "{}" + String(repeating: " }", count: $0 - 1) },
-        Nesting(testDescription: "dotted keys") { Array(repeating: "k", count: $0 + 1).joined(separator: ".") + " = 1" },
-        Nesting(testDescription: "table headers") { "[" + Array(repeating: "t", count: $0).joined(separator: ".") + "]" },
-        Nesting(testDescription: "arrays of tables") { "[[" + Array(repeating: "t", count: $0 - 1).joined(separator: ".") + "]]" },
-        Nesting(testDescription: "a header, a dotted key, an inline table and an array") { levels in
-            "[" + Array(repeating: "t", count: levels / 4).joined(separator: ".") + "]\n"
-                + Array(repeating: "k", count: levels / 4 + 1).joined(separator: ".") + " = "
-                + String(repeating: "{ i = ", count: levels / 4) + String(repeating: "[", count: levels - 3 * (levels / 4))
-                + String(repeating: "]", count: levels - 3 * (levels / 4)) + String(repeating: " }", count: levels / 4)
+        Nesting(testDescription: "arrays") { (levels: Int) -> String in
+            "a = " + String(repeating: "[", count: levels) + String(repeating: "]", count: levels)
         },
+        Nesting(testDescription: "inline tables") { (levels: Int) -> String in
+            "a = " + String(repeating: "{ b = ", count: levels - 1) + "{}" + String(repeating: " }", count: levels - 1)
+        },
+        Nesting(testDescription: "dotted keys") { (levels: Int) -> String in
+            Array(repeating: "k", count: levels + 1).joined(separator: ".") + " = 1"
+        },
+        Nesting(testDescription: "table headers") { (levels: Int) -> String in
+            "[" + Array(repeating: "t", count: levels).joined(separator: ".") + "]"
+        },
+        Nesting(testDescription: "arrays of tables") { (levels: Int) -> String in
+            "[[" + Array(repeating: "t", count: levels - 1).joined(separator: ".") + "]]"
+        },
+        Nesting(testDescription: "a header, a dotted key, an inline table and an array", text: mixed),
     ]
+
+    /// A quarter of the levels each as header parts, dotted-key parts and inline tables, the
+    /// rest as arrays.
+    static func mixed(_ levels: Int) -> String {
+        let quarter = levels / 4
+        let arrays = levels - 3 * quarter
+        let header = "[" + Array(repeating: "t", count: quarter).joined(separator: ".") + "]\n"
+        let key = Array(repeating: "k", count: quarter + 1).joined(separator: ".") + " = "
+        let opening = String(repeating: "{ i = ", count: quarter) + String(repeating: "[", count: arrays)
+        let closing = String(repeating: "]", count: arrays) + String(repeating: " }", count: quarter)
+        return header + key + opening + closing
+    }
 
     @Test("64 levels of tables and arrays are read; 65, or 50,000 (100 KB), are refused with one message, not a crash", arguments: nestings)
     func nesting(_ nesting: Nesting) throws {
