@@ -37,11 +37,16 @@ public struct UplinkError: Error, Sendable, Equatable, CustomStringConvertible {
     public let code: Code
     /// What happened and what to do, for a person.
     public let message: String
+    /// Whether the request may have reached the server though no whole reply came back (a
+    /// timeout, a connection dropped mid-exchange): the server may have acted on it. False for a
+    /// refused connection, a failed name lookup or TLS handshake, and every answered request.
+    public let mayHaveReachedServer: Bool
 
     /// An error from its code and message.
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, mayHaveReachedServer: Bool = false) {
         self.code = code
         self.message = message
+        self.mayHaveReachedServer = mayHaveReachedServer
     }
 
     /// The message and its stable code in brackets, as logs and the CLI print it.

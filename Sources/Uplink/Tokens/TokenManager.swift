@@ -56,6 +56,8 @@ public actor TokenManager {
         guard let loaded = try store.load() ?? credentials else {
             throw UplinkError(.notEnrolled, "this gateway is not enrolled; run `edge-gateway enroll LINK_OR_CODE` (or --client-credentials KEY --base-url URL)")
         }
+        // A new enrolment starts a new grant: what became of the old one's renewals is moot.
+        if loaded.refreshToken != credentials?.refreshToken || loaded.accessToken != credentials?.accessToken { unansweredRenewalAt = nil }
         credentials = loaded
         return loaded
     }
@@ -134,7 +136,7 @@ public actor TokenManager {
         } catch TokenEndpoint.Failure.invalidGrant {
             throw markReenrolmentRequired(renewed)
         } catch TokenEndpoint.Failure.other(let error) {
-            if error.code == .timedOut || error.code == .connectionFailed { unansweredRenewalAt = now() }
+            if error.mayHaveReachedServer { unansweredRenewalAt = now() }
             throw error
         }
         unansweredRenewalAt = nil

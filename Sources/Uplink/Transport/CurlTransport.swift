@@ -78,12 +78,17 @@ public struct CurlTransport: HTTPTransport {
     static func error(_ code: CURLcode, detail: String, systemError: Int, host: String, timeout: Duration) -> UplinkError {
         if code == CURLE_OPERATION_TIMEDOUT {
             return UplinkError(
-                .timedOut, "the reply from \(host) did not arrive whole within \(timeout) (\(detail)); the network or server is slow, it will be retried")
+                .timedOut, "the reply from \(host) did not arrive whole within \(timeout) (\(detail)); the network or server is slow, it will be retried",
+                mayHaveReachedServer: true)
         }
         let reason =
             code == CURLE_COULDNT_CONNECT && systemError == Int(ECONNREFUSED)
             ? "connection refused (nothing answers on that port: the server is down, or the URL's port is wrong)"
             : detail
-        return UplinkError(.connectionFailed, "could not talk to \(host): \(reason); check the network, the URL and TLS trust (ca_file)")
+        // Sent, or being sent, when the connection broke: the server may have acted on it.
+        let midExchange = [CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE].contains(code)
+        return UplinkError(
+            .connectionFailed, "could not talk to \(host): \(reason); check the network, the URL and TLS trust (ca_file)",
+            mayHaveReachedServer: midExchange)
     }
 }

@@ -1,3 +1,4 @@
+import CCurl
 import Foundation
 import Testing
 import GatewayTestSupport
@@ -81,5 +82,17 @@ struct CurlTransportTests {
         #expect { try CurlTransport(caFile: path) } throws: {
             ($0 as? UplinkError)?.code == .invalidCAFile && "\($0)".contains("no PEM certificate")
         }
+    }
+
+    @Test("a timeout or a connection broken mid-exchange may have reached the server; a refused connection did not")
+    func mayHaveReachedServer() {
+        func error(_ code: CURLcode, _ errno: Int32 = 0) -> UplinkError {
+            CurlTransport.error(code, detail: "detail", systemError: Int(errno), host: "jhe.example.org", timeout: .seconds(60))
+        }
+        #expect(error(CURLE_OPERATION_TIMEDOUT).mayHaveReachedServer)
+        for code in [CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE, CURLE_SEND_ERROR] { #expect(error(code).mayHaveReachedServer, "\(code)") }
+        #expect(!error(CURLE_COULDNT_CONNECT, ECONNREFUSED).mayHaveReachedServer)
+        #expect(!error(CURLE_COULDNT_RESOLVE_HOST).mayHaveReachedServer)
+        #expect(!error(CURLE_SSL_CONNECT_ERROR).mayHaveReachedServer)
     }
 }
