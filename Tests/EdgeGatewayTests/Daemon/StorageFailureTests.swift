@@ -11,11 +11,19 @@ import Glibc
 /// The state directory's file system failing under the running daemon, as an SD card's ext4
 /// does (`errors=remount-ro`): a real loop-mounted ext4, turned read-only by the kernel's own
 /// error path (`/sys/fs/ext4/<dev>/trigger_fs_error`). Needs root and a loop device.
-private let canMountImages =
-    getuid() == 0 && FileManager.default.fileExists(atPath: "/dev/loop-control")
-    && ["/sbin/mkfs.ext4", "/usr/sbin/mkfs.ext4"].contains { FileManager.default.isExecutableFile(atPath: $0) }
+///
+/// Whether this machine can: tried once with a small image (a container may have
+/// /dev/loop-control and still refuse the mount).
+private let canMountImages: Bool = {
+    guard getuid() == 0, FileManager.default.fileExists(atPath: "/dev/loop-control") else { return false }
+    guard let directory = try? TemporaryDirectory("loop-probe") else { return false }
+    defer { directory.remove() }
+    let (image, mountPoint) = (directory.file("probe.img"), directory.file("mnt"))
+    let probe = "truncate -s 4M \(image) && mkfs.ext4 -q \(image) && mkdir \(mountPoint) && mount -o loop \(image) \(mountPoint) && umount \(mountPoint)"
+    return (try? StorageFailureTests.shell(probe)) != nil
+}()
 
-@Suite("Daemon storage failure", .serialized, .enabled(if: canMountImages, "needs root, mkfs.ext4 and /dev/loop-control"))
+@Suite("Daemon storage failure", .serialized, .enabled(if: canMountImages, "needs root and a loop-mountable ext4 (mkfs.ext4, mount -o loop)"))
 struct StorageFailureTests {
     @Test(
         "ext4 turned read-only mid-run: one error line, status and /metrics say so, exit 73 at max_in_memory saying how many samples were lost, every sample accepted before is kept"
