@@ -84,3 +84,27 @@ public final class BlockingWorkExecutor: SerialExecutor, @unchecked Sendable {
         }
     }
 }
+
+extension BlockingWorkExecutor {
+    /// Runs `body` on this executor's thread, after the jobs queued before it, and returns its
+    /// result: blocking work (opening a queue file) that the caller awaits without blocking
+    /// its own thread.
+    public func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await BlockingWork(executor: self).run(body)
+    }
+}
+
+/// An actor on a `BlockingWorkExecutor`, for `run`.
+private actor BlockingWork {
+    let executor: BlockingWorkExecutor
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    init(executor: BlockingWorkExecutor) {
+        self.executor = executor
+    }
+
+    func run<T: Sendable>(_ body: @Sendable () throws -> T) throws -> T {
+        try body()
+    }
+}

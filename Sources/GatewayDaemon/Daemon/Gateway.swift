@@ -7,6 +7,7 @@ import Foundation
 import Glibc
 import Logging
 import OfflineQueue
+import ProcessThreads
 import ServiceLifecycle
 import Uplink
 
@@ -46,8 +47,8 @@ public struct Gateway {
         }
         defer { lock.release() }
         let counters = DaemonCounters()
-        let queue = try openQueue("queue.sqlite", counters: counters)
-        let held = try openQueue(HeldSamples.fileName, evictByAge: false, counters: counters)
+        let notifier = SystemdNotifier(environment: environment)
+        let (queue, held) = try await openQueues(counters: counters, notifier: notifier)
         let uplink = configuration.uplink
         let transport = try CurlTransport(caFile: uplink.caFile, environment: environment)
         let tokens = TokenManager(
@@ -63,7 +64,6 @@ public struct Gateway {
         let bindingsChanged = ChangeSignal()
         let buffer = SampleBuffer(capacity: configuration.queue.maxInMemory)
         let history = UploadHistory(directory: stateDirectory)
-        let notifier = SystemdNotifier(environment: environment)
         let logger = logger
         var services: [any Service] = [
             StatusReporter(
@@ -176,13 +176,46 @@ public struct Gateway {
         return policy
     }
 
-    private func openQueue(_ name: String, evictByAge: Bool = true, counters: DaemonCounters) throws -> OfflineQueue {
-        var settings = Self.queueSettings(configuration.queue, logger: logger, evictByAge: evictByAge)
+    /// Opens the upload queue and the held queue on the storage thread. A new queue takes
+    /// several fsyncs, and a stalling card can hold each for seconds: past `TimeoutStartSec`
+    /// systemd would kill the daemon before it says READY=1. So every 5 s the open takes, the
+    /// daemon asks systemd for 15 s more (`EXTEND_TIMEOUT_USEC`) and says why in its status.
+    private func openQueues(counters: DaemonCounters, notifier: SystemdNotifier?) async throws -> (OfflineQueue, OfflineQueue) {
+        let (directory, bounds, logger) = (stateDirectory, configuration.queue, logger)
+        return try await withThrowingTaskGroup(of: (OfflineQueue, OfflineQueue)?.self) { group in
+            group.addTask {
+                try await BlockingWorkExecutor.storage.run {
+                    let queue = try Self.openQueue(directory + "/queue.sqlite", bounds: bounds, logger: logger, counters: counters)
+                    let held = try Self.openQueue(directory + "/" + HeldSamples.fileName, bounds: bounds, logger: logger, evictByAge: false, counters: counters)
+                    return (queue, held)
+                }
+            }
+            group.addTask {
+                var waited = 0
+                while true {
+                    try await ProcessExecutor.sleep(for: .seconds(5))
+                    waited += 5
+                    if waited == 5 { logger.warning("opening the queue is slow: the disk stalls; asking systemd for more start time") }
+                    try? notifier?.send(["EXTEND_TIMEOUT_USEC=15000000", "STATUS=opening the queue (\(waited) s so far: the disk is slow)"])
+                }
+            }
+            defer { group.cancelAll() }
+            while let opened = try await group.next() {
+                if let opened { return opened }
+            }
+            throw CancellationError()
+        }
+    }
+
+    private static func openQueue(
+        _ path: String, bounds: GatewayConfiguration.Queue, logger: Logger, evictByAge: Bool = true, counters: DaemonCounters
+    ) throws -> OfflineQueue {
+        var settings = Self.queueSettings(bounds, logger: logger, evictByAge: evictByAge)
         settings.storageFaultObserver = { fault in counters.update { $0.storage(fault) } }
         settings.slowCommitObserver = { duration in counters.update { $0.commitDuration(duration) } }
         let queue: OfflineQueue
         do {
-            queue = try OfflineQueue(path: stateDirectory + "/" + name, configuration: settings)
+            queue = try OfflineQueue(path: path, configuration: settings)
         } catch {
             if error.code == .inaccessible {
                 logger.critical("the daemon cannot start: \(error.message)", metadata: ["code": "\(error.code.rawValue)"])

@@ -18,11 +18,7 @@ struct SlowStorageTests {
     func stallingCard() async throws {
         let fixture = try await DaemonFixture.start(straps: 2, interval: .milliseconds(100))
         defer { Task { await fixture.stop() } }
-        let shim = fixture.directory.file("slow_fsync.so")
-        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/slow_fsync.c").path
-        let built = try await GatewayProcess.run(["clang", "-shared", "-fPIC", "-O2", "-o", shim, source, "-ldl"], executable: "/usr/bin/env")
-        try #require(built.status == 0, "cannot build the fsync shim: \(built.standardError)")
+        let shim = try await Self.buildShim(in: fixture)
         let delay = fixture.directory.file("fsync-delay-ms")
         try "0".write(toFile: delay, atomically: true, encoding: .utf8)
         let receiver = try DatagramReceiver(name: fixture.directory.file("notify"))
@@ -66,5 +62,35 @@ struct SlowStorageTests {
         let accepted = try fixture.acceptedSampleIDs()
         let lost = accepted.subtracting(queued).subtracting(stored)
         #expect(!accepted.isEmpty && lost.isEmpty, "\(lost.count) of \(accepted.count) accepted samples lost")
+    }
+
+    @Test("a fresh queue on a card that stalls every fsync 0.7 s: systemd is asked for more start time before READY=1, which follows")
+    func slowStartAsksForTime() async throws {
+        let fixture = try await DaemonFixture.start(straps: 1)
+        defer { Task { await fixture.stop() } }
+        let shim = try await Self.buildShim(in: fixture)
+        let delay = fixture.directory.file("fsync-delay-ms")
+        try "700".write(toFile: delay, atomically: true, encoding: .utf8)
+        let receiver = try DatagramReceiver(name: fixture.directory.file("notify"))
+        let daemon = try fixture.startDaemon(extra: [
+            "LD_PRELOAD": shim, "EGW_SLOW_FSYNC_FILE": delay, "NOTIFY_SOCKET": receiver.name, "WATCHDOG_USEC": "30000000",
+        ])
+        let first = try await receiver.receive()
+        #expect(first.contains("EXTEND_TIMEOUT_USEC=") && first.contains("STATUS=opening the queue"), "first datagram: \(first)")
+        var ready = false
+        while !ready { ready = try await receiver.receive().contains("READY=1") }
+        try "0".write(toFile: delay, atomically: true, encoding: .utf8)
+        daemon.signal(SIGTERM)
+        #expect(try await DaemonFixture.waitForExit(daemon) == 0)
+    }
+
+    /// `Fixtures/slow_fsync.c` built with the toolchain's clang into the fixture's directory.
+    static func buildShim(in fixture: DaemonFixture, sourceFile: String = #filePath) async throws -> String {
+        let shim = fixture.directory.file("slow_fsync.so")
+        let source = URL(fileURLWithPath: sourceFile).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fixtures/slow_fsync.c").path
+        let built = try await GatewayProcess.run(["clang", "-shared", "-fPIC", "-O2", "-o", shim, source, "-ldl"], executable: "/usr/bin/env")
+        guard built.status == 0 else { throw FixtureError("cannot build the fsync shim: \(built.standardError)") }
+        return shim
     }
 }
