@@ -54,9 +54,13 @@ public struct UplinkError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// Text from outside (a link, a URL, a host) as a message quotes it: in quotes, cut to 80
-/// characters, so a pasted megabyte never becomes a megabyte of log.
+/// Unicode scalars with its full length, so a pasted megabyte never becomes a megabyte of log.
+/// Counted in scalars, not characters: one character can be a megabyte of combining marks.
+/// (The configuration's TOML reader has its own `Echo`: it is built alone for fuzzing.)
 enum Echo {
     static func quoted(_ text: some StringProtocol, limit: Int = 80) -> String {
-        text.count <= limit ? "'\(text)'" : "'\(text.prefix(limit))…' (\(text.count) characters)"
+        let count = text.unicodeScalars.count
+        guard count > limit else { return "'\(text)'" }
+        return "'" + String(String.UnicodeScalarView(text.unicodeScalars.prefix(limit))) + "…' (\(count) characters)"
     }
 }

@@ -65,6 +65,9 @@ public struct Gateway {
         let buffer = SampleBuffer(capacity: configuration.queue.maxInMemory)
         let history = UploadHistory(directory: stateDirectory)
         let logger = logger
+        let intake = SampleIntake(
+            buffer: buffer, queue: queue, held: held, counters: counters, logger: logger, committed: committed,
+            heldCommitted: heldCommitted, holdUnsynchronized: configuration.gateway.holdUntilClockSync)
         var services: [any Service] = [
             StatusReporter(
                 stateDirectory: stateDirectory, runtimeDirectory: environment["RUNTIME_DIRECTORY"], counters: counters,
@@ -72,9 +75,7 @@ public struct Gateway {
                 watchdog: notifier?.watchdogInterval,
                 onReport: { report in Self.tell(notifier, report, logger: logger) },
                 onAlive: { Self.ping(notifier, logger: logger) }),
-            SampleIntake(
-                buffer: buffer, queue: queue, held: held, counters: counters, logger: logger, committed: committed,
-                heldCommitted: heldCommitted, holdUnsynchronized: configuration.gateway.holdUntilClockSync),
+            intake,
             ClockRepairService(
                 held: held, queue: queue, clock: clock, counters: counters, logger: logger, heldCommitted: heldCommitted,
                 committed: committed, holdUnsynchronized: configuration.gateway.holdUntilClockSync),
@@ -109,7 +110,7 @@ public struct Gateway {
             throw error
         }
         await close(queue, held)
-        let refused = counters.read(\.samplesRefused) + buffer.refused
+        let refused = intake.samplesNotKept
         if refused > 0 {
             logger.warning("edge-gateway stopped; every accepted sample is on disk, but \(refused) received samples were refused (see above)")
         } else {

@@ -34,10 +34,9 @@ struct SampleIntake: Service {
                 return try await group.next() ?? false
             }
             if storageFailed {
-                let lost = counters.read(\.samplesRefused) + buffer.refused
                 throw GatewayError(
                     .storageFailed,
-                    "the file system holding the queue refuses writes, and \(lost) samples received since could not be kept (max_in_memory = \(buffer.capacity)); every sample accepted before is on disk. Check the disk (dmesg), then start the daemon again"
+                    "the file system holding the queue refuses writes, and \(samplesNotKept) samples received since could not be kept (max_in_memory = \(buffer.capacity)); every sample accepted before is on disk. Check the disk (dmesg), then start the daemon again"
                 )
             }
             try await queue.flush()
@@ -46,6 +45,10 @@ struct SampleIntake: Service {
             buffer.close()
         }
     }
+
+    /// Samples received but never accepted: refused by the full (or closed) buffer, or whose
+    /// commit failed.
+    var samplesNotKept: Int { counters.read(\.samplesRefused) + buffer.refused }
 
     /// Each time the buffer is full, asks whether the queue's file system has failed (read-only,
     /// I/O errors: `queue.storage-failed`). If so, the daemon must stop rather than refuse

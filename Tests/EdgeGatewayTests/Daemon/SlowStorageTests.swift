@@ -18,19 +18,14 @@ struct SlowStorageTests {
     func stallingCard() async throws {
         let fixture = try await DaemonFixture.start(straps: 2, interval: .milliseconds(100))
         defer { Task { await fixture.stop() } }
-        let shim = try await Self.buildShim(in: fixture)
-        let delay = fixture.directory.file("fsync-delay-ms")
-        try "0".write(toFile: delay, atomically: true, encoding: .utf8)
-        let receiver = try DatagramReceiver(name: fixture.directory.file("notify"))
-        let daemon = try fixture.startDaemon(extra: [
-            "LD_PRELOAD": shim, "EGW_SLOW_FSYNC_FILE": delay, "NOTIFY_SOCKET": receiver.name, "WATCHDOG_USEC": "30000000",
-        ])
+        let stalling = try await StallingDaemon.start(fixture, fsyncMilliseconds: 0)
+        let (daemon, receiver) = (stalling.process, stalling.notifications)
         #expect(try await receiver.receive().contains("READY=1"))
         try await waitUntil(timeout: .seconds(120), polling: .milliseconds(200)) {
             try (fixture.statusReport()?.sensors ?? []).allSatisfy { $0.samplesDelivered > 0 }
         }
 
-        try "6000".write(toFile: delay, atomically: true, encoding: .utf8)
+        try stalling.stall(milliseconds: 6000)
         let stallStarted = ContinuousClock.now
         var last = ContinuousClock.now
         var longestGap = Duration.zero
@@ -44,7 +39,7 @@ struct SlowStorageTests {
             #expect(status.status == 0 || status.status == 1, "status: \(status.standardError)")
             sawSlow = sawSlow || status.standardOutput.contains("slow: the last commit took")
         }
-        try "0".write(toFile: delay, atomically: true, encoding: .utf8)
+        try stalling.stall(milliseconds: 0)
         print("slow storage: longest gap between watchdog pings while every fsync took 6 s: \(longestGap)")
         #expect(longestGap < .seconds(12), "the watchdog went unpinged for \(longestGap) (WatchdogSec is 30 s)")
         #expect(sawSlow, "status never said storage was slow")
@@ -68,29 +63,44 @@ struct SlowStorageTests {
     func slowStartAsksForTime() async throws {
         let fixture = try await DaemonFixture.start(straps: 1)
         defer { Task { await fixture.stop() } }
-        let shim = try await Self.buildShim(in: fixture)
-        let delay = fixture.directory.file("fsync-delay-ms")
-        try "700".write(toFile: delay, atomically: true, encoding: .utf8)
-        let receiver = try DatagramReceiver(name: fixture.directory.file("notify"))
-        let daemon = try fixture.startDaemon(extra: [
-            "LD_PRELOAD": shim, "EGW_SLOW_FSYNC_FILE": delay, "NOTIFY_SOCKET": receiver.name, "WATCHDOG_USEC": "30000000",
-        ])
+        let stalling = try await StallingDaemon.start(fixture, fsyncMilliseconds: 700)
+        let (daemon, receiver) = (stalling.process, stalling.notifications)
         let first = try await receiver.receive()
         #expect(first.contains("EXTEND_TIMEOUT_USEC=") && first.contains("STATUS=opening the queue"), "first datagram: \(first)")
         var ready = false
         while !ready { ready = try await receiver.receive().contains("READY=1") }
-        try "0".write(toFile: delay, atomically: true, encoding: .utf8)
+        try stalling.stall(milliseconds: 0)
         daemon.signal(SIGTERM)
         #expect(try await DaemonFixture.waitForExit(daemon) == 0)
     }
+}
 
-    /// `Fixtures/slow_fsync.c` built with the toolchain's clang into the fixture's directory.
-    static func buildShim(in fixture: DaemonFixture, sourceFile: String = #filePath) async throws -> String {
+/// A fixture's daemon under the fsync shim (`Fixtures/slow_fsync.c`, built with the toolchain's
+/// clang), with systemd's notify socket and a 30 s watchdog as the unit gives it.
+struct StallingDaemon {
+    let process: ChildProcess
+    /// What the daemon tells systemd.
+    let notifications: DatagramReceiver
+    private let delayFile: String
+
+    /// Starts the daemon with every fsync waiting `fsyncMilliseconds` (0: none).
+    static func start(_ fixture: DaemonFixture, fsyncMilliseconds: Int, sourceFile: String = #filePath) async throws -> StallingDaemon {
         let shim = fixture.directory.file("slow_fsync.so")
         let source = URL(fileURLWithPath: sourceFile).deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Fixtures/slow_fsync.c").path
         let built = try await GatewayProcess.run(["clang", "-shared", "-fPIC", "-O2", "-o", shim, source, "-ldl"], executable: "/usr/bin/env")
         guard built.status == 0 else { throw FixtureError("cannot build the fsync shim: \(built.standardError)") }
-        return shim
+        let delayFile = fixture.directory.file("fsync-delay-ms")
+        try String(fsyncMilliseconds).write(toFile: delayFile, atomically: true, encoding: .utf8)
+        let notifications = try DatagramReceiver(name: fixture.directory.file("notify"))
+        let process = try fixture.startDaemon(extra: [
+            "LD_PRELOAD": shim, "EGW_SLOW_FSYNC_FILE": delayFile, "NOTIFY_SOCKET": notifications.name, "WATCHDOG_USEC": "30000000",
+        ])
+        return StallingDaemon(process: process, notifications: notifications, delayFile: delayFile)
+    }
+
+    /// Makes every fsync from now on wait `milliseconds` (0: none); the shim reads it at each call.
+    func stall(milliseconds: Int) throws {
+        try String(milliseconds).write(toFile: delayFile, atomically: true, encoding: .utf8)
     }
 }
