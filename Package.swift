@@ -131,7 +131,7 @@ let package = Package(
             name: "HeartRatePeripheral",
             dependencies: ["BlueZ", "DBus", "GATTHeartRate", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        .target(name: "GatewayTestSupport", dependencies: ["GATTHeartRate"], path: "Tests/GatewayTestSupport"),
+        .target(name: "GatewayTestSupport", dependencies: ["GATTHeartRate", "BlueZSimulator"], path: "Tests/GatewayTestSupport"),
         .target(name: "GatewayDaemonTestSupport", dependencies: ["GatewayDaemon", "GATTHeartRate", "Uplink"], path: "Tests/GatewayDaemonTestSupport"),
         .testTarget(
             name: "GATTHeartRateTests",

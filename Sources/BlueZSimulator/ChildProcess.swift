@@ -1,4 +1,5 @@
 import CLinux
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,7 +9,7 @@ import Glibc
 /// Swift Testing (and some service managers) run with SIGTERM blocked, and a blocked mask is
 /// inherited across exec: a `dbus-daemon` started naively then ignores `kill -TERM` and outlives
 /// its test. `posix_spawn` with an empty mask and default dispositions avoids that.
-public final class ChildProcess: @unchecked Sendable {
+public final class ChildProcess: Sendable {
     /// Why a child could not be started.
     public struct SpawnError: Error, CustomStringConvertible {
         /// The path or name that could not be started, as it was passed in.
@@ -25,14 +26,16 @@ public final class ChildProcess: @unchecked Sendable {
     public let pid: pid_t
     /// The read end of the child's standard output, when captured.
     public let standardOutput: Int32?
-    private var exitStatus: Int32?
+    /// The wait status, once reaped.
+    private let ended = Mutex<Int32?>(nil)
 
     /// Starts `executable` (a path, or a name looked up in `PATH`) with `arguments`.
-    /// Standard output is captured in a pipe when `captureOutput`; standard error goes to
-    /// `errorPath` (default `/dev/null`), standard input is `/dev/null`.
+    /// Standard output is captured in a pipe when `captureOutput`, else appended to
+    /// `outputPath`; standard error is appended to `errorPath`; standard input is read from
+    /// `inputPath`. The environment is `environment` when given, else this process's.
     public init(
-        _ executable: String, _ arguments: [String], captureOutput: Bool = false,
-        errorPath: String = "/dev/null", environment: [String: String]? = nil
+        _ executable: String, _ arguments: [String], captureOutput: Bool = false, outputPath: String = "/dev/null",
+        errorPath: String = "/dev/null", inputPath: String = "/dev/null", environment: [String: String]? = nil
     ) throws {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -44,9 +47,9 @@ public final class ChildProcess: @unchecked Sendable {
             posix_spawn_file_actions_adddup2(&actions, pipeFDs[1], 1)
             posix_spawn_file_actions_addclose(&actions, pipeFDs[1])
         } else {
-            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+            posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, inputPath, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         // Nothing else of the parent's: Foundation's Process learns that its child ended when
         // a socket it handed that child closes, so a long-lived child of ours holding a copy
@@ -103,30 +106,38 @@ public final class ChildProcess: @unchecked Sendable {
         }
     }
 
+    /// What a wait status says the way Foundation's `Process.terminationStatus` does: the exit
+    /// status when the child exited, else the number of the signal that ended it.
+    public static func terminationStatus(_ waitStatus: Int32) -> Int32 {
+        waitStatus & 0x7F == 0 ? (waitStatus >> 8) & 0xFF : waitStatus & 0x7F
+    }
+
     /// Sends `signal` to the child.
     public func signal(_ signal: Int32) {
-        if exitStatus == nil { kill(pid, signal) }
+        if exitStatusIfEnded() == nil { kill(pid, signal) }
     }
 
-    /// Waits for the child to end and returns its wait status.
+    /// Waits for the child to end and returns its wait status. Polls (every 10 ms) rather than
+    /// blocking in `waitpid`, so that callers on other threads can still ask or signal.
     @discardableResult
     public func wait() -> Int32 {
-        if let exitStatus { return exitStatus }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        exitStatus = status
-        if let fd = standardOutput { close(fd) }
-        return status
+        while true {
+            if let status = exitStatusIfEnded() { return status }
+            usleep(10_000)
+        }
     }
 
-    /// The wait status if the child has ended, without blocking; nil while it runs.
+    /// The wait status if the child has ended, without blocking; nil while it runs. Safe from
+    /// any thread: the child is reaped once, under a lock.
     public func exitStatusIfEnded() -> Int32? {
-        if let exitStatus { return exitStatus }
-        var status: Int32 = 0
-        guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
-        exitStatus = status
-        if let fd = standardOutput { close(fd) }
-        return status
+        ended.withLock { ended in
+            if let ended { return ended }
+            var status: Int32 = 0
+            guard waitpid(pid, &status, WNOHANG) == pid else { return nil }
+            ended = status
+            if let fd = standardOutput { close(fd) }
+            return status
+        }
     }
 
     /// Waits up to `timeout` for the child to end, polling so that no thread blocks in
@@ -147,7 +158,7 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     deinit {
-        if exitStatus == nil {
+        if exitStatusIfEnded() == nil {
             kill(pid, SIGKILL)
             wait()
         }

@@ -1,13 +1,18 @@
+import BlueZSimulator
 import Foundation
-import Synchronization
 
-/// Runs the built `edge-gateway` (or another product) as a real child process, the way a
-/// technician or systemd would, and captures what it prints.
+/// Runs the built `edge-gateway` (or another product, or any program) as a real child process,
+/// the way a technician or systemd would, and captures what it prints.
+///
+/// Children are started with `posix_spawn` (`ChildProcess`), never Foundation's `Process`, whose
+/// `run()` on Linux copies each `/proc/self/fd` entry's whole 256-byte name and can read past
+/// glibc's directory buffer: a test process with many descriptors crashed in it (SIGSEGV in
+/// memmove, swift-corelibs-foundation#5472).
 public enum GatewayProcess {
     /// What a finished process left behind.
     public struct Result: Sendable {
-        /// The exit status (`Process.terminationStatus`), for comparing with the CLI's documented
-        /// codes (0, 1, 69, 75, 78 …).
+        /// The exit status (or the signal that ended it, as `Process.terminationStatus` gives
+        /// it), for comparing with the CLI's documented codes (0, 1, 69, 75, 78 …).
         public let status: Int32
         /// Everything the process wrote to standard output, as UTF-8 text.
         public let standardOutput: String
@@ -52,35 +57,17 @@ public enum GatewayProcess {
         FileManager.default.createFile(atPath: errURL.path, contents: nil)
         FileManager.default.createFile(atPath: inURL.path, contents: Data((standardInput ?? "").utf8))
 
-        let process = Process()
-        process.executableURL = executable.map(URL.init(fileURLWithPath:)) ?? productsDirectory.appendingPathComponent(product)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        // Closed here, not left to deinit: Foundation's Process keeps them past the run, and a
-        // suite of hundreds of runs would pass descriptor 1024, which its select() overflows.
-        let handles = [try FileHandle(forWritingTo: outURL), try FileHandle(forWritingTo: errURL), try FileHandle(forReadingFrom: inURL)]
-        defer { for handle in handles { try? handle.close() } }
-        process.standardOutput = handles[0]
-        process.standardError = handles[1]
-        process.standardInput = handles[2]
-
-        let finished = AsyncStream<Void>.makeStream()
-        process.terminationHandler = { _ in finished.continuation.finish() }
-        try process.run()
-
-        let timedOut = Mutex(false)
-        let watchdog = Task {
-            try await Task.sleep(for: timeout)
-            timedOut.withLock { $0 = true }
-            kill(process.processIdentifier, SIGKILL)
-        }
-        for await _ in finished.stream {}
-        watchdog.cancel()
-        if timedOut.withLock({ $0 }) {
+        let child = try ChildProcess(
+            executable ?? productsDirectory.appendingPathComponent(product).path, arguments, outputPath: outURL.path,
+            errorPath: errURL.path, inputPath: inURL.path,
+            environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new })
+        guard let status = await child.exitStatus(within: timeout) else {
+            child.signal(SIGKILL)
+            child.wait()
             throw TimedOut(arguments: arguments)
         }
         return Result(
-            status: process.terminationStatus,
+            status: ChildProcess.terminationStatus(status),
             standardOutput: try String(contentsOf: outURL, encoding: .utf8),
             standardError: try String(contentsOf: errURL, encoding: .utf8))
     }

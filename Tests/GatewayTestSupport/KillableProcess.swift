@@ -1,13 +1,11 @@
+import BlueZSimulator
 import Foundation
 
 /// A child process a test can `kill -9` at a moment of its choosing, with its standard output
 /// going to a file that the test reads after the child died (a file, unlike a pipe, keeps
 /// everything the child wrote up to the instant it was killed).
-///
-/// Only SIGKILL is used: children of a Swift Testing run inherit a blocked SIGTERM.
 public final class KillableProcess: Sendable {
-    private let process: Process
-    private let exited: AsyncStream<Void>
+    private let child: ChildProcess
     /// The file holding the child's standard output.
     public let outputPath: String
 
@@ -16,33 +14,25 @@ public final class KillableProcess: Sendable {
     public init(_ arguments: [String], product: String = "edge-gateway", outputPath: String) throws {
         _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
         _ = FileManager.default.createFile(atPath: outputPath + ".err", contents: nil)
-        let process = Process()
-        process.executableURL = GatewayProcess.productsDirectory.appendingPathComponent(product)
-        process.arguments = arguments
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath + ".err"))
-        process.standardInput = FileHandle.nullDevice
-        let (stream, continuation) = AsyncStream<Void>.makeStream()
-        process.terminationHandler = { _ in continuation.finish() }
-        try process.run()
-        self.process = process
-        self.exited = stream
+        child = try ChildProcess(
+            GatewayProcess.productsDirectory.appendingPathComponent(product).path, arguments, outputPath: outputPath,
+            errorPath: outputPath + ".err")
         self.outputPath = outputPath
     }
 
     /// Sends SIGKILL and waits until the child is gone.
     public func killAndWait() async {
-        kill(process.processIdentifier, SIGKILL)
+        child.signal(SIGKILL)
         await waitForExit()
     }
 
     /// Waits until the child has exited.
     public func waitForExit() async {
-        for await _ in exited {}
+        while await child.exitStatus(within: .seconds(3600)) == nil {}
     }
 
     /// Whether the child ended by a signal (our SIGKILL) rather than by exiting on its own.
-    public var wasKilled: Bool { process.terminationReason == .uncaughtSignal }
+    public var wasKilled: Bool { child.exitStatusIfEnded().map { $0 & 0x7F != 0 } ?? false }
 
     /// Whether the child has written anything to standard output yet.
     public var hasOutput: Bool {
@@ -50,7 +40,7 @@ public final class KillableProcess: Sendable {
     }
 
     /// Whether the child is still running.
-    public var isRunning: Bool { process.isRunning }
+    public var isRunning: Bool { child.exitStatusIfEnded() == nil }
 
     /// The complete lines the child wrote so far (a line cut by the kill is left out).
     public func outputLines() throws -> [Substring] {

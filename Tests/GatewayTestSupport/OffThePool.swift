@@ -11,10 +11,3 @@ public func offThePool<Value: Sendable>(_ body: @escaping @Sendable () throws ->
         Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
     }
 }
-
-extension Process {
-    /// Waits until the process has exited, without holding a thread of the cooperative pool.
-    public func waitForExit() async {
-        _ = try? await offThePool { self.waitUntilExit() }
-    }
-}

@@ -35,7 +35,7 @@ struct StorageFailureTests {
         let image = fixture.directory.file("state.img")
         try Self.shell("truncate -s 64M \(image) && mkfs.ext4 -q \(image) && mv \(state) \(state).enrolled && mkdir \(state)")
         try Self.shell("mount -o loop,errors=remount-ro \(image) \(state) && cp -a \(state).enrolled/. \(state)/ && chmod 700 \(state)")
-        defer { try? Self.shell("umount \(state)") }
+        defer { _ = try? Self.shell("umount \(state)") }
         let runtime = fixture.directory.file("run")
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
         let port = try DaemonEndToEndTests.freeLoopbackPort()
@@ -78,19 +78,12 @@ struct StorageFailureTests {
     /// Runs `command` with `sh -c`; its standard output, or an error with its standard error.
     @discardableResult
     static func shell(_ command: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        let output = Pipe()
-        let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        process.waitUntilExit()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw FixtureError(
-                "\(command): exit \(process.terminationStatus): \(String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))")
+        let scratch = try TemporaryDirectory("shell")
+        defer { scratch.remove() }
+        let status = try ChildProcess("/bin/sh", ["-c", command], outputPath: scratch.file("out"), errorPath: scratch.file("err")).wait()
+        let text = (try? String(contentsOfFile: scratch.file("out"), encoding: .utf8)) ?? ""
+        guard status == 0 else {
+            throw FixtureError("\(command): wait status \(status): \((try? String(contentsOfFile: scratch.file("err"), encoding: .utf8)) ?? "")")
         }
         return text
     }

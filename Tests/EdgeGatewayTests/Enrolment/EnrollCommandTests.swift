@@ -1,3 +1,4 @@
+import BlueZSimulator
 import Foundation
 import GatewayTestSupport
 import JHESimulator
@@ -7,22 +8,18 @@ import Testing
 @Suite("edge-gateway enroll and edge-gateway-lab jhe-simulator")
 struct EnrollCommandTests {
     /// Starts `edge-gateway-lab jhe-simulator --port 0` and waits (generously) for its invitation line.
-    func startSimulatorProcess(output: String) async throws -> (Process, String) {
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
-        let process = Process()
-        process.executableURL = GatewayProcess.productsDirectory.appendingPathComponent("edge-gateway-lab")
-        process.arguments = ["jhe-simulator", "--port", "0"]
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+    func startSimulatorProcess(output: String) async throws -> (ChildProcess, String) {
+        let process = try ChildProcess(
+            GatewayProcess.productsDirectory.appendingPathComponent("edge-gateway-lab").path, ["jhe-simulator", "--port", "0"],
+            outputPath: output)
         func invitation() -> String? {
             let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
             let line = text.split(separator: "\n").first { $0.hasPrefix("invitation link: ") }
             return line.map { String($0.dropFirst("invitation link: ".count)) }
         }
         guard await eventually(within: .seconds(60), polling: .milliseconds(50), { invitation() != nil }), let link = invitation() else {
-            kill(process.processIdentifier, SIGKILL)
-            await process.waitForExit()
+            process.signal(SIGKILL)
+            process.wait()
             throw SimulatorDidNotStart()
         }
         return (process, link)
@@ -36,8 +33,8 @@ struct EnrollCommandTests {
         defer { scratch.remove() }
         let (simulator, link) = try await startSimulatorProcess(output: scratch.file("simulator.out"))
         defer {
-            kill(simulator.processIdentifier, SIGKILL)
-            simulator.waitUntilExit()
+            simulator.signal(SIGKILL)
+            simulator.wait()
         }
         #expect(link.contains("/invite?code=127.0.0.1%3A"))
         let state = scratch.file("state")

@@ -1,3 +1,4 @@
+import BlueZSimulator
 import Foundation
 import GatewayDaemonTestSupport
 import GATTHeartRate
@@ -135,15 +136,13 @@ extension Operations {
             #expect(
                 (object["uplink"] as? [String: Any])?["reenrolment_required"] as? String == "the server no longer accepts this gateway's grant (invalid_grant)")
 
-            let child = Process()
-            child.executableURL = URL(fileURLWithPath: "/bin/true")
-            try child.run()
-            await child.waitForExit()
-            try StatusReportFile.write(StatusReportFixtures.report(pid: child.processIdentifier, sensors: []), directory: state.path)
+            let child = try ChildProcess("/bin/true", [])
+            child.wait()
+            try StatusReportFile.write(StatusReportFixtures.report(pid: child.pid, sensors: []), directory: state.path)
             let dead = try await Self.run(state, ["--json"])
             let daemon = try #require(try Self.json(dead)["daemon"] as? [String: Any])
             #expect(daemon["running"] as? Bool == false)
-            #expect((daemon["detail"] as? String)?.contains("pid \(child.processIdentifier) is gone") == true)
+            #expect((daemon["detail"] as? String)?.contains("pid \(child.pid) is gone") == true)
         }
 
         @Test("an unsynchronised clock is described by what it does to samples: held, or sent with its time when the hold is off")

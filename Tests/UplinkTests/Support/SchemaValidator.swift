@@ -14,21 +14,9 @@ enum SchemaValidator {
 
     /// Validates each `(flag, file)` pair, flag being `--bundle` or `--point`.
     static func validate(_ inputs: [(String, URL)]) async throws -> Report {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments =
-            ["python3", fixtures.appendingPathComponent("validate-omh.py").path]
-            + inputs.flatMap { [$0.0, $0.1.path] }
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("validate-\(UUID()).txt")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: output) }
-        let handle = try FileHandle(forWritingTo: output)
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        await process.waitForExit()
-        try handle.close()
-        return Report(status: process.terminationStatus, output: try String(contentsOf: output, encoding: .utf8))
+        let run = try await GatewayProcess.run(
+            [fixtures.appendingPathComponent("validate-omh.py").path] + inputs.flatMap { [$0.0, $0.1.path] }, executable: "python3")
+        return Report(status: run.status, output: run.standardOutput + run.standardError)
     }
 
     /// A fresh temporary directory owned by one test.

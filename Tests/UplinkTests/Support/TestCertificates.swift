@@ -32,13 +32,8 @@ struct TestCertificates {
     }
 
     static func openssl(_ arguments: [String]) async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        await process.waitForExit()
-        guard process.terminationStatus == 0 else { throw OpenSSLFailed(arguments: arguments) }
+        guard (try? await GatewayProcess.run(arguments, executable: "openssl"))?.status == 0 else {
+            throw OpenSSLFailed(arguments: arguments)
+        }
     }
 }

@@ -92,17 +92,12 @@ struct TransportConfigurationTests {
         let directory = try SchemaValidator.scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let pem = directory.appendingPathComponent("ca.pem")
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        openssl.arguments = [
-            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=test-ca",
-            "-keyout", directory.appendingPathComponent("key.pem").path, "-out", pem.path,
-        ]
-        openssl.standardOutput = FileHandle.nullDevice
-        openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
-        await openssl.waitForExit()
-        try #require(openssl.terminationStatus == 0, "openssl is needed to make a test CA")
+        let openssl = try await GatewayProcess.run(
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=test-ca",
+                "-keyout", directory.appendingPathComponent("key.pem").path, "-out", pem.path,
+            ], executable: "openssl")
+        try #require(openssl.status == 0, "openssl is needed to make a test CA")
         #expect(throws: Never.self) { try CurlTransport(caFile: pem.path) }
     }
 
