@@ -25,18 +25,18 @@ struct SampleIntake: Service {
 
     func run() async throws {
         try await withGracefulShutdownHandler {
-            let storageFailed = try await withThrowingTaskGroup { group in
+            let storageFailure = try await withThrowingTaskGroup { group in
                 group.addTask { await watchStorage() }
                 while let batch = await buffer.takeAll() {
                     await store(batch)
                 }
                 group.cancelAll()
-                return try await group.next() ?? false
+                return try await group.next() ?? nil
             }
-            if storageFailed {
+            if let storageFailure {
                 throw GatewayError(
                     .storageFailed,
-                    "the file system holding the queue refuses writes, and \(samplesNotKept) samples received since could not be kept (max_in_memory = \(buffer.capacity)); every sample accepted before is on disk. Check the disk (dmesg), then start the daemon again"
+                    "\(storageFailure), and \(samplesNotKept) samples received since could not be kept; every sample accepted before is on disk. Check the disk (dmesg), then start the daemon again"
                 )
             }
             try await queue.flush()
@@ -53,10 +53,15 @@ struct SampleIntake: Service {
     /// Each time the buffer is full, asks whether the queue's file system has failed (read-only,
     /// I/O errors: `queue.storage-failed`). If so, the daemon must stop rather than refuse
     /// samples for as long as nobody looks: logs it at critical, closes the buffer and the
-    /// queues (their waiting appends fail) and returns true. A full disk is left to the queue,
-    /// which commits once space returns: it is looked at again 5 s later. False once the
-    /// buffer closes.
-    private func watchStorage() async -> Bool {
+    /// queues (their waiting appends fail) and says why. A full disk is left to the queue,
+    /// which commits once space returns: it is looked at again 5 s later.
+    ///
+    /// Once the buffer closes (the daemon stops), an append waiting out a storage fault, full
+    /// disk included, would wait for ever (its commit is retried every few seconds) and
+    /// SIGTERM would go unheeded until systemd's SIGKILL: the queues are closed then too, and
+    /// the samples waiting are counted as not kept. Nil when the task is cancelled (the drain
+    /// finished).
+    private func watchStorage() async -> String? {
         while await buffer.waitUntilFull() {
             let faults = [await queue.storageFault(), await held.storageFault()]
             if let fault = faults.compactMap({ $0 }).first(where: { $0.code == .storageFailed }) {
@@ -66,11 +71,25 @@ struct SampleIntake: Service {
                 buffer.close()
                 await queue.close()
                 await held.close()
-                return true
+                return "the file system holding the queue refuses writes (max_in_memory = \(buffer.capacity) reached)"
             }
             try? await ProcessExecutor.sleep(for: .seconds(5))
         }
-        return false
+        while !Task.isCancelled {
+            let faults = [await queue.storageFault(), await held.storageFault()]
+            if let fault = faults.compactMap({ $0 }).first {
+                logger.critical(
+                    "stopping while the queue cannot commit: the samples waiting in memory are not kept (exit status 73)",
+                    metadata: ["error": "\(fault)"])
+                await queue.close()
+                await held.close()
+                return fault.code == .storageFull
+                    ? "the daemon stopped while the disk holding the queue was full"
+                    : "the daemon stopped while the file system holding the queue refused writes"
+            }
+            try? await ProcessExecutor.sleep(for: .seconds(1))
+        }
+        return nil
     }
 
     private func store(_ batch: [HeartRateSample]) async {

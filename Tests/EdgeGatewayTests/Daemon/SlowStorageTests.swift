@@ -103,4 +103,9 @@ struct StallingDaemon {
     func stall(milliseconds: Int) throws {
         try String(milliseconds).write(toFile: delayFile, atomically: true, encoding: .utf8)
     }
+
+    /// Makes every fsync from now on fail with EIO, as a failing card's do.
+    func fail() throws {
+        try "EIO".write(toFile: delayFile, atomically: true, encoding: .utf8)
+    }
 }
