@@ -5,7 +5,7 @@ SWIFT        ?= swift
 FUZZ_SECONDS ?= 600
 FUZZ_CORPUS  ?= .build-fuzz/corpus
 
-.PHONY: all deps pydeps build format lint test test-swift62 test-arm64 test-jhe test-bluez test-systemd soak soak-queue soak-daemon demo fuzz bench bench-daemon bench-footprint deb deb-arm64 install clean
+.PHONY: all deps pydeps build format lint test test-swift62 test-arm64 test-jhe test-bluez test-systemd test-powercut soak soak-queue soak-daemon demo fuzz bench bench-daemon bench-footprint deb deb-arm64 install clean
 
 all: build
 
@@ -69,6 +69,14 @@ test-bluez: deps
 ## "systemd test tier".
 test-systemd: deps
 	scripts/test-systemd/run.sh
+
+## test-powercut: power cuts in a qemu VM: the daemon's state directory on an ext4 virtio disk,
+## qemu killed at a random moment while it ingests and uploads, booted again, POWERCUT_CYCLES
+## times (CI: 20), then every sample it had logged as accepted found queued or at the server
+## (scripts/test-powercut/run.sh). POWERCUT_CYCLES=100 make test-powercut for a longer run.
+POWERCUT_CYCLES ?= 20
+test-powercut: deps
+	EGW_POWERCUT_CYCLES=$(POWERCUT_CYCLES) scripts/test-powercut/run.sh
 
 ## soak: both soaks below (SOAK_SECONDS=600 make soak for a short one).
 soak: soak-queue soak-daemon

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import GatewayCommandLine
 import GatewayDaemon
 import JHESimulator
@@ -20,6 +21,12 @@ struct JHESimulatorCommand: AsyncParsableCommand {
     @Option(name: .customLong("token-lifetime"), help: "Access-token lifetime in seconds (JHE: 1209600, two weeks).")
     var tokenLifetime: Int = 1_209_600
 
+    @Option(
+        help: ArgumentHelp(
+            "On SIGINT or SIGTERM, write what the server holds to this file as JSON: the header uuid of every stored heart-rate data point, in storage order, and how many entries it refused as duplicates.",
+            valueName: "file"))
+    var ledger: String?
+
     func validate() throws {
         guard (0 ... 65535).contains(port) else { throw ValidationError("--port must be 0–65535.") }
         guard tokenLifetime > 0 else { throw ValidationError("--token-lifetime must be positive.") }
@@ -39,5 +46,19 @@ struct JHESimulatorCommand: AsyncParsableCommand {
         StandardOutput.writeLine("invitation link: \(await simulator.issueInvitation())")
         _ = await TerminationSignals.wait()
         await simulator.stop()
+        if let ledger { try await writeLedger(of: simulator, to: ledger) }
+    }
+
+    /// The stored data points' ids (a test's record of what reached the server: an id twice
+    /// means a sample stored twice) and the duplicate entries refused with 409.
+    private func writeLedger(of simulator: JHESimulator, to path: String) async throws {
+        let stored = await simulator.storedDataPoints().map { $0.uuid?.uuidString ?? "missing" }
+        let object: [String: Any] = ["stored": stored, "duplicates_refused": await simulator.counters.duplicates]
+        do {
+            try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: path))
+        } catch {
+            StandardError.writeLine("edge-gateway-lab jhe-simulator: cannot write the ledger \(path): \(error)")
+            throw ExitStatus.cannotCreate
+        }
     }
 }

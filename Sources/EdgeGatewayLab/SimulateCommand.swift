@@ -1,5 +1,6 @@
 import ArgumentParser
 import BlueZSimulator
+import Foundation
 import GatewayCommandLine
 import GatewayDaemon
 
@@ -32,6 +33,12 @@ struct SimulateCommand: AsyncParsableCommand {
     @Flag(help: "Print only the bus address line, then one strap address per line.")
     var printAddress = false
 
+    @Option(
+        help: ArgumentHelp(
+            "Every 200 ms, rewrite this file with how many notifications the straps have delivered so far, all straps together (a power-cut test reads it after the cut).",
+            valueName: "file"))
+    var sentFile: String?
+
     func validate() throws {
         guard (1 ... 500).contains(sensors) else { throw ValidationError("--sensors must be between 1 and 500.") }
         guard (5 ... 60_000).contains(intervalMs) else { throw ValidationError("--interval-ms must be between 5 and 60000.") }
@@ -60,7 +67,18 @@ struct SimulateCommand: AsyncParsableCommand {
             StandardOutput.writeLine("simulating bluetoothd with \(sensors) strap(s); Ctrl-C to stop")
         }
 
+        let counting = sentFile.map { path in
+            Task {
+                while !Task.isCancelled {
+                    var sent = 0
+                    for strap in straps { sent += await simulator.notificationsSent(to: strap.address) }
+                    try? Data("\(sent)\n".utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+                    try? await Task.sleep(for: .milliseconds(200))
+                }
+            }
+        }
         _ = await TerminationSignals.wait()
+        counting?.cancel()
         await simulator.stop()
         bus.stop()
     }

@@ -61,16 +61,17 @@ build_initramfs() {
 
 # Boots kernel $1 with initramfs $2 and hands over to the script $3 on the overlay root, with
 # the directory $4 shared as 9p tag "out"; the console goes to $4/console.log. Returns when the
-# guest powers off, or after $5 seconds (qemu is then killed).
+# guest powers off, or after $5 seconds (qemu is then killed). Further arguments go to qemu.
 boot_guest() {
     local version=$1 initrd=$2 init=$3 out=$4 limit=$5
+    shift 5
     timeout "$limit" qemu-system-x86_64 \
         -accel tcg -machine q35 -cpu max -smp 2 -m 1536 \
         -nodefaults -nographic -no-reboot -monitor none -serial "file:$out/console.log" \
         -kernel "/boot/vmlinuz-$version" -initrd "$initrd" \
         -append "console=ttyS0 panic=-1 loglevel=4 no_timer_check egw_init=$init" \
         -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap" \
-        -virtfs "local,path=$out,mount_tag=out,security_model=none,multidevs=remap" || true
+        -virtfs "local,path=$out,mount_tag=out,security_model=none,multidevs=remap" "$@" || true
 }
 
 # How a kernel oops begins on the guest's console.
