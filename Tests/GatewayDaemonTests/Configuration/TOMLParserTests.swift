@@ -147,6 +147,19 @@ struct TOMLParserTests {
         #expect(root.keys == ["a", "x", "q r"])
     }
 
+    @Test("a dotted key may define a table a deeper header only implied, which no header may define after (as tomllib reads it)")
+    func dottedKeyThroughImpliedTable() throws {
+        let root = try table("[a.b.c]\nz = 9\n[a]\nb.d.e = 1\n")
+        guard case .table(let a)? = root["a"], case .table(let b)? = a["b"], case .table(let d)? = b["d"] else {
+            Issue.record("tables missing: \(root.keys)")
+            return
+        }
+        #expect(b.keys == ["c", "d"])
+        #expect(d["e"] == .integer(1))
+        #expect(throws: TOMLSyntaxError.self) { try table("[a.b.c]\n[a]\nb.d = 1\n[a.b]\n") }
+        #expect(throws: TOMLSyntaxError.self) { try table("[a.b.c]\n[a]\nb.c.t = 1\n") }
+    }
+
     /// A text that is not TOML, and the exact error it must get.
     struct Bad: Sendable, CustomTestStringConvertible {
         let text: String

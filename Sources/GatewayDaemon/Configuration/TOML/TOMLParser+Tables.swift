@@ -65,7 +65,7 @@ extension TOMLParser {
     /// The table that holds the last part of `path`, going from `table` through (and creating)
     /// the tables named by the other parts. A header may go through any table not written
     /// inline, and into the last table of an array of tables; a dotted key only through
-    /// tables that dotted keys made.
+    /// tables that dotted keys made, or that a deeper header made on its way and none defined.
     private func walk(_ path: [String], in table: TOMLTableBuilder, role: Role, at start: Int) throws(TOMLSyntaxError) -> TOMLTableBuilder {
         var table = table
         for name in path.dropLast() {
@@ -73,6 +73,11 @@ extension TOMLParser {
             case nil:
                 table = try child(of: table, name, origin: role == .key ? .dottedKey : .implicit, at: start)
             case .table(let existing) where role != .key || existing.origin == .dottedKey:
+                table = existing
+            case .table(let existing) where existing.origin == .implicit:
+                // Made on the way to a deeper header, never defined: the key defines it, and
+                // no header may define it after (as tomllib and the other readers do).
+                existing.origin = .dottedKey
                 table = existing
             case .table:
                 throw error("\(role.subject(path)) extends \(Echo.cut(name)), a table defined elsewhere by its [header]", at: start)
