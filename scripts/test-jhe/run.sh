@@ -658,6 +658,10 @@ wait_for "$deadline" "Observations for both patients from the clinic gateway" bo
 clinic_renewed() { clinic_status; (($(field uplink.token_refreshes) >= 2)); }
 wait_for $((deadline + 2 * token_seconds)) "2 renewals of the clinic's $token_seconds s token with its key" clinic_renewed
 clinic_renewals=$(field uplink.token_refreshes)
+# The token endpoint under load while the gateways upload: what a renewal's deadline (60 s at
+# least) must cover.
+token_load=$(python3 "$here/token_load.py" "$site_url" "$clinic_key" 200 20 2>"$work/token-load.err") \
+    || fail "token requests under load failed: $(tail -3 "$work/token-load.err")"
 jhe_admin delete-client "$clinic_application" >/dev/null || fail "could not delete the practitioner client"
 key_refused() { clinic_status; [[ $(field uplink.current_error) == *"client-credentials key"* ]]; }
 wait_for "$deadline" "status to say the client-credentials key is refused after the client was deleted" key_refused
@@ -669,6 +673,7 @@ wait "$clinic_pid" || code=$?
 mark clinic "$t"
 passed+=("clinic ✓ (client credentials, 2 patients, $clinic_renewals renewals, client deleted)")
 say "11. clinic gateway: $(stored_for "$second_patient") Observations for patient $second_patient and more for $patient_id; $clinic_renewals renewals with the key; client deleted → \"${clinic_error:0:160}\""
+say "11. JHE's token endpoint under load: $token_load"
 
 failed=0
 timings=""

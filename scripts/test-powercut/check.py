@@ -98,6 +98,10 @@ def main() -> int:
     final = out / f"boot-{cycles + 1}"
     if not (final / "done").exists():
         failures.append("the last boot did not drain the queue and stop")
+    for name in ("daemon.rc", "daemon-drain.rc"):
+        rc = (final / name).read_text().strip() if (final / name).exists() else "missing"
+        if rc != "0":
+            failures.append(f"the last boot's {name.removesuffix('.rc')} stopped with exit status {rc}")
     left = exported_ids(final / "pending-after.jsonl")
     never_delivered = accepted_before - server - left
     if never_delivered:

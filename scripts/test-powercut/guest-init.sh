@@ -95,15 +95,23 @@ if [[ $EGW_MODE == cut ]]; then
     exit 1
 fi
 
-# The last boot: the straps stop, everything queued reaches the server, then a clean stop.
+# The last boot: the straps and the daemon stop (it commits what it holds), then a daemon
+# with no straps to read uploads everything queued, and stops once nothing is.
 pending() { gateway queue stats --json 2> /dev/null | python3 -c 'import json, sys; q = json.load(sys.stdin); print(q["pending"] + q["leased"])'; }
 drained() { test "$(pending)" = 0; }
-sleep 5
+streamed() { (($(cat "$boot/sent" 2> /dev/null || echo 0) >= 40)); }
+wait_for 60 streamed
 kill -TERM "$simulator"
+kill -TERM "$daemon"
+wait "$daemon"
+echo $? > "$boot/daemon.rc"
+RUNTIME_DIRECTORY=/run/edge-gateway EDGE_GATEWAY_UPLINK_INTERVAL_S=2 \
+    "$EGW_BIN/edge-gateway" run --state-dir "$state" --log-level debug 2> "$boot/daemon-drain.log" &
+daemon=$!
 wait_for 300 drained
 log "queue drained: pending $(pending)"
 kill -TERM "$daemon"
 wait "$daemon"
-echo $? > "$boot/daemon.rc"
+echo $? > "$boot/daemon-drain.rc"
 gateway queue export > "$boot/pending-after.jsonl" 2> "$boot/export-after.err"
 echo done > "$boot/done"

@@ -66,7 +66,9 @@ struct TOMLDifferentialTests {
         var bytes = sources[Int(random.next() % UInt64(sources.count))]
         if random.next() % 8 == 0 {
             let other = sources[Int(random.next() % UInt64(sources.count))]
-            bytes = Array(bytes.prefix(Int(random.next() % UInt64(bytes.count + 1)))) + other.suffix(Int(random.next() % UInt64(other.count + 1)))
+            let kept = Int(random.next() % UInt64(bytes.count + 1))
+            let added = Int(random.next() % UInt64(other.count + 1))
+            bytes = Array(bytes.prefix(kept)) + Array(other.suffix(added))
         }
         for _ in 0 ... random.next() % 3 {
             let at = Int(random.next() % UInt64(bytes.count + 1))
@@ -76,8 +78,10 @@ struct TOMLDifferentialTests {
             case 1:
                 let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
                 let line = Int(random.next() % UInt64(lines.count))
-                let newline = [UInt8(ascii: "\n")]
-                bytes = Array(lines[...line].joined(separator: newline) + newline + lines[line...].joined(separator: newline))
+                let newline: [UInt8] = [UInt8(ascii: "\n")]
+                let head: [UInt8] = Array(lines[...line].joined(separator: newline))
+                let tail: [UInt8] = Array(lines[line...].joined(separator: newline))
+                bytes = head + newline + tail
             default:
                 bytes.insert(alphabet[Int(random.next() % UInt64(alphabet.count))], at: at)
             }
