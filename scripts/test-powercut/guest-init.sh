@@ -10,28 +10,13 @@
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root LANG=C.UTF-8
 
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-ln -sf /proc/self/fd /dev/fd
-mkdir -p /dev/pts /dev/shm && mount -t devpts devpts /dev/pts && mount -t tmpfs tmpfs /dev/shm
-mount -t tmpfs -o mode=0755 tmpfs /run
-ip link set lo up
-mkdir -p /out && mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 out /out
-# shellcheck source=/dev/null
-. /out/env
+# shellcheck source=../vm/guest-lib.sh
+. "$(dirname "$0")/../vm/guest-lib.sh"
+guest_setup
 boot=/out/boot-$EGW_BOOT
 mkdir -p "$boot"
 exec > >(tee -a "$boot/guest.log") 2>&1
-
-power_off() {
-    sync
-    echo o > /proc/sysrq-trigger
-    sleep 60
-}
 trap power_off EXIT
-
-# shellcheck source=../vm/guest-lib.sh
-. "$(dirname "$0")/../vm/guest-lib.sh"
 
 state=/var/lib/edge-gateway
 gateway() { "$EGW_BIN/edge-gateway" "$@" --state-dir "$state"; }

@@ -1,7 +1,30 @@
 # Shell helpers for the VM tiers' guest scripts (scripts/test-bluez/guest-init.sh,
-# scripts/test-systemd/guest-test.sh): logging, waiting on a condition, recorded steps and the
+# scripts/test-systemd/guest-test.sh, scripts/test-powercut/guest-init.sh): the setup of a
+# PID 1, logging, waiting on a condition, recorded steps and the
 # adapters as bluetoothd shows them. Steps write NAME.out, NAME.err, NAME.rc and NAME.seconds
 # into /out, the 9p share the host reads afterwards. EGW_MAX_ATTEMPTS comes from /out/env.
+
+# The first steps of a guest's PID 1 on the overlay root: the kernel's file systems, loopback
+# (jhe-simulator and the uplink talk over it), the host's results directory (/out, over 9p) and
+# the variables run.sh left there (/out/env).
+guest_setup() {
+    mount -t proc proc /proc
+    mount -t sysfs sysfs /sys
+    ln -sf /proc/self/fd /dev/fd
+    mkdir -p /dev/pts /dev/shm && mount -t devpts devpts /dev/pts && mount -t tmpfs tmpfs /dev/shm
+    mount -t tmpfs -o mode=0755 tmpfs /run
+    ip link set lo up
+    mkdir -p /out && mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 out /out
+    # shellcheck source=/dev/null
+    . /out/env
+}
+
+# Powers the guest off, its writes synced first: a PID 1's trap on EXIT.
+power_off() {
+    sync
+    echo o > /proc/sysrq-trigger
+    sleep 60
+}
 
 stamp() { date -u +%H:%M:%S.%N | cut -c1-12; }
 log() { echo "[$(stamp)] $*"; }
