@@ -51,9 +51,9 @@ public final class ChildProcess: Sendable {
         }
         posix_spawn_file_actions_addopen(&actions, 0, inputPath, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_APPEND, 0o644)
-        // Nothing else of the parent's: Foundation's Process learns that its child ended when
-        // a socket it handed that child closes, so a long-lived child of ours holding a copy
-        // (spawned while the other ran) would hide that end until ours ended too.
+        // Nothing else of the parent's: a long-lived child holding a copy of a pipe or socket
+        // handed to another child (spawned while that one ran) would hide that one's end from
+        // whoever waits for it to close.
         posix_spawn_file_actions_addclosefrom_np(&actions, 3)
 
         var attributes = posix_spawnattr_t()

@@ -39,7 +39,7 @@ public enum GatewayProcess {
         URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
     }
 
-    /// Runs `product` (or the program at `executable`) with `arguments`, feeding
+    /// Runs `product` (or `executable`: a path, or a name looked up in `PATH`) with `arguments`, feeding
     /// `standardInput`, with `environment` added to this process's, and waits up to `timeout`.
     /// Output goes to files rather than pipes, so a chatty child can never block on a full pipe.
     public static func run(

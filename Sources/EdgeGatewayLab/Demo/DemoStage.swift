@@ -233,7 +233,7 @@ final class DemoStage: @unchecked Sendable {
             child.signal(SIGKILL)
             throw DemoFailure("a child process did not finish within \(timeout)")
         }
-        return status >> 8 & 0xFF
+        return ChildProcess.terminationStatus(status)
     }
 }
 

@@ -63,8 +63,7 @@ struct SampleIntake: Service {
     /// finished).
     private func watchStorage() async -> String? {
         while await buffer.waitUntilFull() {
-            let faults = [await queue.storageFault(), await held.storageFault()]
-            if let fault = faults.compactMap({ $0 }).first(where: { $0.code == .storageFailed }) {
+            if let fault = await storageFaults().first(where: { $0.code == .storageFailed }) {
                 logger.critical(
                     "the queue's file system refuses writes and max_in_memory samples wait: stopping (exit status 73)",
                     metadata: ["waiting": "\(buffer.capacity)", "error": "\(fault)"])
@@ -76,8 +75,7 @@ struct SampleIntake: Service {
             try? await ProcessExecutor.sleep(for: .seconds(5))
         }
         while !Task.isCancelled {
-            let faults = [await queue.storageFault(), await held.storageFault()]
-            if let fault = faults.compactMap({ $0 }).first {
+            if let fault = await storageFaults().first {
                 logger.critical(
                     "stopping while the queue cannot commit: the samples waiting in memory are not kept (exit status 73)",
                     metadata: ["error": "\(fault)"])
@@ -90,6 +88,11 @@ struct SampleIntake: Service {
             try? await ProcessExecutor.sleep(for: .seconds(1))
         }
         return nil
+    }
+
+    /// The storage faults under way: the upload queue's, then the held queue's.
+    private func storageFaults() async -> [QueueError] {
+        [await queue.storageFault(), await held.storageFault()].compactMap { $0 }
     }
 
     private func store(_ batch: [HeartRateSample]) async {

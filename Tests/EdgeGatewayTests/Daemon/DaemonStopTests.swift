@@ -1,7 +1,9 @@
 import BlueZSimulator
 import Foundation
+import GATTHeartRate
 @testable import GatewayDaemon
 import GatewayTestSupport
+import JHESimulator
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -24,20 +26,19 @@ struct DaemonStopTests {
 
     @Test("SIGTERM ends the daemon within 15 s, saying it stopped and what it could not keep", arguments: Situation.allCases)
     func stopsWhileWaiting(_ situation: Situation) async throws {
-        let fixture = try await DaemonFixture.start(straps: 1)
+        let fixture = try await DaemonFixture.start(straps: 1, bound: situation == .strapAbsent ? 0 : 1)
         defer { Task { await fixture.stop() } }
         let daemon: ChildProcess
-        var inSituation: @Sendable () throws -> Bool = { try fixture.daemonLog().contains { $0.contains("accepted samples") } }
+        let inSituation: @Sendable () throws -> Bool
         switch situation {
         case .serverUnreachable:
             await fixture.jhe.setReachable(false)
             daemon = try fixture.startDaemon()
             inSituation = { try fixture.daemonLog().contains { $0.contains("uploads are failing") } }
         case .strapAbsent:
-            try FileManager.default.removeItem(atPath: fixture.stateDirectory + "/sensors.json")
-            try """
-            {"sensors": [{"address": "F0:00:00:00:00:01", "patient_id": "40001", "added_at": "2026-11-25T00:00:00Z"}], "version": 1}
-            """.write(toFile: fixture.stateDirectory + "/sensors.json", atomically: true, encoding: .utf8)
+            let nowhere = try #require(BluetoothAddress("F0:00:00:00:00:01"))
+            try SensorBindingStore(directory: fixture.stateDirectory)
+                .bind(SensorBinding(address: nowhere, alias: nil, patientID: String(JHESimulator.defaultPatientID), addedAt: Date()))
             daemon = try fixture.startDaemon()
             inSituation = { try fixture.daemonLog().contains { $0.contains("state=discovering") } }
         case .noBluetoothd:

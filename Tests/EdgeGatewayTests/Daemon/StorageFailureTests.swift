@@ -59,7 +59,7 @@ struct StorageFailureTests {
         #expect(metrics.map { String(decoding: $0.body, as: UTF8.self).contains("edge_gateway_storage_fault 1") } ?? false)
 
         let exit = try await DaemonFixture.waitForExit(daemon, timeout: .seconds(120))
-        #expect((exit >> 8) & 0xFF == 73, "wait status \(exit)")
+        #expect(ChildProcess.terminationStatus(exit) == 73, "wait status \(exit)")
         let log = try fixture.daemonLog()
         #expect(log.count { $0.contains("queue cannot commit: the file system refuses writes") } == 1)
         #expect(log.contains { $0.contains("stopping (exit status 73)") })
