@@ -21,17 +21,21 @@ build: deps
 	$(SWIFT) build
 
 ## format: rewrite the sources in the house style (.swift-format; swift-format ships with the toolchain).
-## lint: check it without rewriting, warnings as errors, public declarations documented (.ci/run runs it).
+## lint: check it without rewriting, warnings as errors, and every package or public declaration
+## documented (scripts/lint-docs; .ci/run runs it).
 FORMAT_PATHS = Sources Tests Fuzz Package.swift
 format:
 	$(SWIFT) format format --in-place --recursive --parallel $(FORMAT_PATHS)
 
 lint:
 	$(SWIFT) format lint --strict --recursive --parallel $(FORMAT_PATHS)
+	scripts/lint-docs
 
-## test: every test — Swift tests (unit and real-process) plus a short fuzz run.
+## test: every test — the public surface against its pinned list (scripts/public-surface), a
+## short fuzz run, then the Swift tests (unit and real-process).
 test: deps pydeps
 	$(SWIFT) build --build-tests
+	scripts/public-surface
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20
 	scripts/run-tests.sh
 
@@ -53,20 +57,20 @@ test-arm64: deps
 ## PostgreSQL 15 and JHE from the vendored sources (scripts/test-jhe/vendor, `uv sync`), simulated
 ## straps; enrolment, kill -9, token refreshes, revoked tokens, withdrawn consent, a server outage,
 ## then every accepted sample checked in JHE's database (scripts/test-jhe/run.sh; installs its own
-## Debian packages and uv). Separate from `test`: see README, "Real JHE test tier".
+## Debian packages and uv). Separate from `test`: see docs/testing.md, "make test-jhe".
 test-jhe: deps
 	scripts/test-jhe/run.sh
 
 ## test-bluez: the release gateway against the real bluetoothd, in a qemu VM with two virtual
 ## LE controllers (scripts/test-bluez/run.sh; installs its own Debian packages). Separate from
-## `test`: see README, "Real BlueZ test tier".
+## `test`: see docs/testing.md, "make test-bluez".
 test-bluez: deps
 	scripts/test-bluez/run.sh
 
 ## test-systemd: the .deb (static Swift stdlib, as shipped) under a real systemd as PID 1, in the
 ## same kind of VM: dpkg -i, pair, enrol, the service run, killed, hung past its watchdog,
-## stopped, upgraded, removed and purged (scripts/test-systemd/run.sh). See README,
-## "systemd test tier".
+## stopped, upgraded, removed and purged (scripts/test-systemd/run.sh). See docs/testing.md,
+## "make test-systemd".
 test-systemd: deps
 	scripts/test-systemd/run.sh
 
@@ -117,7 +121,7 @@ fuzz:
 	mkdir -p $(FUZZ_CORPUS)-toml
 	.build-fuzz/toml-fuzzer -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
 		-rss_limit_mb=4096 -artifact_prefix=.build-fuzz/toml- $(FUZZ_CORPUS)-toml Fuzz/toml-seeds \
-		Tests/GatewayDaemonTests/Fixtures/toml-test/tests
+		Tests/GatewayConfigurationTests/Fixtures/toml-test/tests
 
 ## bench: release-build benchmarks (edge-gateway-bench: decode, notify, dbus, uplink, queue),
 ## then the daemon's footprint as shipped (bench-footprint) and end to end (bench-daemon). Figures and methods: docs/PERFORMANCE.md.

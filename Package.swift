@@ -4,7 +4,6 @@ import PackageDescription
 // Module layout and dependency direction: docs/architecture.md.
 let package = Package(
     name: "edge-gateway",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "edge-gateway", targets: ["EdgeGateway"]),
         .executable(name: "edge-gateway-lab", targets: ["EdgeGatewayLab"]),
@@ -53,6 +52,7 @@ let package = Package(
                 "GATTHeartRate",
                 "DurableFile",
                 "CCurl",
+                "OutputFormats",
                 "ProcessThreads",
             ]
         ),
@@ -68,27 +68,65 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        .target(name: "OutputFormats"),
+        .target(name: "GatewayConfiguration", dependencies: ["DurableFile", "OutputFormats", "Uplink"]),
+        .target(name: "GatewayStatus", dependencies: ["DurableFile", "OutputFormats", "Uplink"]),
         .target(
-            name: "GatewayDaemon",
+            name: "GatewayPipeline",
             dependencies: [
                 "GATTHeartRate",
                 "BlueZ",
                 "CLinux",
                 "DBus",
                 "DurableFile",
+                "GatewayConfiguration",
+                "GatewayStatus",
                 "OfflineQueue",
+                "OutputFormats",
+                "ProcessThreads",
+                "Uplink",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+        .target(
+            name: "GatewayOperations",
+            dependencies: [
+                "GATTHeartRate",
+                "BlueZ",
+                "DBus",
+                "DurableFile",
+                "GatewayConfiguration",
+                "GatewayPipeline",
+                "GatewayStatus",
+                "OfflineQueue",
+                "OutputFormats",
+                "Uplink",
+            ]
+        ),
+        .target(
+            name: "GatewayDaemon",
+            dependencies: [
+                "BlueZ",
+                "GatewayConfiguration",
+                "GatewayPipeline",
+                "GatewayStatus",
+                "OfflineQueue",
+                "OutputFormats",
                 "ProcessThreads",
                 "Uplink",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
         .target(
             name: "GatewayCommandLine",
             dependencies: [
-                "GatewayDaemon",
+                "GatewayConfiguration",
+                "GatewayPipeline",
+                "OutputFormats",
                 "BlueZ",
                 "GATTHeartRate",
                 "OfflineQueue",
@@ -99,6 +137,11 @@ let package = Package(
         .executableTarget(
             name: "EdgeGateway",
             dependencies: [
+                "GatewayConfiguration",
+                "GatewayOperations",
+                "GatewayPipeline",
+                "GatewayStatus",
+                "OutputFormats",
                 "GatewayDaemon",
                 "ProcessThreads",
                 "GatewayCommandLine",
@@ -114,7 +157,9 @@ let package = Package(
         .executableTarget(
             name: "EdgeGatewayLab",
             dependencies: [
-                "GatewayDaemon",
+                "GatewayPipeline",
+                "GatewayStatus",
+                "OutputFormats",
                 "GatewayCommandLine",
                 "GATTHeartRate",
                 "BlueZSimulator",
@@ -132,7 +177,9 @@ let package = Package(
             dependencies: ["BlueZ", "DBus", "GATTHeartRate", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .target(name: "GatewayTestSupport", dependencies: ["GATTHeartRate", "BlueZSimulator"], path: "Tests/GatewayTestSupport"),
-        .target(name: "GatewayDaemonTestSupport", dependencies: ["GatewayDaemon", "GATTHeartRate", "Uplink"], path: "Tests/GatewayDaemonTestSupport"),
+        .target(
+            name: "GatewayDaemonTestSupport", dependencies: ["GatewayPipeline", "GatewayStatus", "GATTHeartRate", "Uplink"],
+            path: "Tests/GatewayDaemonTestSupport"),
         .testTarget(
             name: "GATTHeartRateTests",
             dependencies: [
@@ -156,20 +203,37 @@ let package = Package(
                 "JHESimulator", "GatewayTestSupport", "Uplink",
             ]
         ),
+        .testTarget(name: "OutputFormatsTests", dependencies: ["OutputFormats", "GatewayTestSupport"]),
+        .testTarget(
+            name: "GatewayConfigurationTests",
+            dependencies: ["GatewayConfiguration", "GatewayTestSupport", "OutputFormats", "Uplink"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(name: "GatewayStatusTests", dependencies: ["GatewayStatus", "GatewayDaemonTestSupport", "GatewayTestSupport"]),
+        .testTarget(
+            name: "GatewayPipelineTests",
+            dependencies: [
+                "GatewayPipeline", "GatewayDaemonTestSupport", "GatewayTestSupport", "GatewayConfiguration", "GatewayStatus", "GATTHeartRate",
+                "BlueZ", "DBus", "BlueZSimulator", "OfflineQueue", "OutputFormats", "Uplink", "JHESimulator",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(name: "GatewayOperationsTests", dependencies: ["GatewayOperations", "GatewayTestSupport"]),
         .testTarget(
             name: "GatewayDaemonTests",
             dependencies: [
-                "GatewayDaemon", "GatewayDaemonTestSupport", "GatewayTestSupport", "GATTHeartRate", "BlueZ", "DBus",
-                "BlueZSimulator", "OfflineQueue", "Uplink", "JHESimulator",
+                "GatewayDaemon", "GatewayDaemonTestSupport", "GatewayTestSupport", "GatewayConfiguration", "GatewayPipeline", "GatewayStatus",
+                "OutputFormats", "Uplink", "JHESimulator",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            exclude: ["Fixtures"]
+            ]
         ),
         .testTarget(
             name: "EdgeGatewayTests",
             dependencies: [
-                "EdgeGateway", "EdgeGatewayLab", "GatewayDaemon", "GatewayCommandLine", "GATTHeartRate", "BlueZ", "DBus", "BlueZSimulator", "OfflineQueue",
+                "EdgeGateway", "EdgeGatewayLab", "GatewayDaemon", "GatewayCommandLine", "GatewayConfiguration", "GatewayOperations",
+                "GatewayPipeline", "GatewayStatus", "OutputFormats", "GATTHeartRate", "BlueZ", "DBus", "BlueZSimulator", "OfflineQueue",
                 "Uplink", "JHESimulator", "GatewayTestSupport", "GatewayDaemonTestSupport", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],

@@ -7,17 +7,17 @@ import ProcessThreads
 ///
 /// Everything the gateway knows about adapters, devices and GATT objects comes from here, so a
 /// restart or a link loss is seen in one place, in order.
-public actor BlueZClient {
+package actor BlueZClient {
     /// The bus connection everything goes through.
-    public nonisolated let connection: DBusConnection
+    package nonisolated let connection: DBusConnection
     private var objects: [DBusObjectPath: [String: [String: DBusValue]]] = [:]
     private var subscribers: [UInt64: AsyncStream<BlueZEvent>.Continuation] = [:]
     private var nextSubscriber: UInt64 = 0
     private var watchers: [Task<Void, Never>] = []
     /// Whether bluetoothd is on the bus now.
-    public private(set) var isDaemonRunning = false
+    package private(set) var isDaemonRunning = false
     /// How many times bluetoothd has (re)appeared since this client started.
-    public private(set) var daemonStarts = 0
+    package private(set) var daemonStarts = 0
 
     private init(connection: DBusConnection) {
         self.connection = connection
@@ -25,13 +25,13 @@ public actor BlueZClient {
 
     /// Connects to the system bus (`DBUS_SYSTEM_BUS_ADDRESS` when set) and mirrors bluetoothd.
     /// Works when bluetoothd is not running yet: it is picked up when it appears.
-    public static func connect(_ bus: DBusConnection.Bus = .system) async throws(DBusError) -> BlueZClient {
+    package static func connect(_ bus: DBusConnection.Bus = .system) async throws(DBusError) -> BlueZClient {
         let connection = try await DBusConnection.connect(bus)
         return try await start(on: connection)
     }
 
     /// Mirrors bluetoothd over an existing connection.
-    public static func start(on connection: DBusConnection) async throws(DBusError) -> BlueZClient {
+    package static func start(on connection: DBusConnection) async throws(DBusError) -> BlueZClient {
         let client = BlueZClient(connection: connection)
         let (signals, continuation) = AsyncStream<DBusMessage>.makeStream()
         // Notifications (a characteristic's new `Value`, ten times a second per strap) are left
@@ -66,7 +66,7 @@ public actor BlueZClient {
     }
 
     /// Stops mirroring and closes the connection; event streams finish.
-    public func close() {
+    package func close() {
         watchers.forEach { $0.cancel() }
         connection.close()
         finishSubscribers()
@@ -75,7 +75,7 @@ public actor BlueZClient {
     // MARK: Events
 
     /// Every change from now on. The stream ends when the client closes.
-    public func events() -> AsyncStream<BlueZEvent> {
+    package func events() -> AsyncStream<BlueZEvent> {
         let (stream, continuation) = AsyncStream<BlueZEvent>.makeStream()
         nextSubscriber += 1
         let id = nextSubscriber
@@ -170,48 +170,48 @@ public actor BlueZClient {
     // MARK: Queries
 
     /// The interfaces and properties of the object at `path`.
-    public func object(at path: DBusObjectPath) -> [String: [String: DBusValue]]? {
+    package func object(at path: DBusObjectPath) -> [String: [String: DBusValue]]? {
         objects[path]
     }
 
     /// One property from the mirror.
-    public func property(_ name: String, of interface: String, at path: DBusObjectPath) -> DBusValue? {
+    package func property(_ name: String, of interface: String, at path: DBusObjectPath) -> DBusValue? {
         objects[path]?[interface]?[name]
     }
 
     /// The paths of objects that have `interface`, below `ancestor` when given, in path order.
-    public func paths(with interface: String, under ancestor: DBusObjectPath = .root) -> [DBusObjectPath] {
+    package func paths(with interface: String, under ancestor: DBusObjectPath = .root) -> [DBusObjectPath] {
         objects.filter { $0.value[interface] != nil && $0.key.isDescendant(of: ancestor) }.map(\.key).sorted()
     }
 
     /// The adapters (`hci0` …).
-    public func adapters() -> [Adapter] {
+    package func adapters() -> [Adapter] {
         paths(with: BlueZName.adapter).map { Adapter(client: self, path: $0) }
     }
 
     /// The adapter called `name` (`hci0`), if present.
-    public func adapter(named name: String) -> Adapter? {
+    package func adapter(named name: String) -> Adapter? {
         adapters().first { $0.path.lastElement == name }
     }
 
     /// The devices bluetoothd knows on `adapter` (all adapters when nil).
-    public func devices(on adapter: Adapter? = nil) -> [Device] {
+    package func devices(on adapter: Adapter? = nil) -> [Device] {
         paths(with: BlueZName.device, under: adapter?.path ?? .root).map { Device(client: self, path: $0) }
     }
 
     /// The device whose object is at `path`, if it is one.
-    public func device(at path: DBusObjectPath) -> Device? {
+    package func device(at path: DBusObjectPath) -> Device? {
         objects[path]?[BlueZName.device] == nil ? nil : Device(client: self, path: path)
     }
 
     /// The device with `address` on `adapter` (any adapter when nil).
-    public func device(address: String, on adapter: Adapter? = nil) -> Device? {
+    package func device(address: String, on adapter: Adapter? = nil) -> Device? {
         devices(on: adapter).first { objects[$0.path]?[BlueZName.device]?["Address"]?.string?.uppercased() == address.uppercased() }
     }
 
     /// The characteristic with `uuid` below `device`, found by UUID (paths differ per device
     /// and firmware). Only meaningful once the device's `ServicesResolved` is true.
-    public func characteristic(_ uuid: String, of device: Device) -> GattCharacteristic? {
+    package func characteristic(_ uuid: String, of device: Device) -> GattCharacteristic? {
         let wanted = uuid.lowercased()
         return paths(with: BlueZName.gattCharacteristic, under: device.path)
             .first { objects[$0]?[BlueZName.gattCharacteristic]?["UUID"]?.string?.lowercased() == wanted }
@@ -221,7 +221,7 @@ public actor BlueZClient {
     /// Waits until `condition` holds for the mirror, or `timeout` passes, or the calling task is
     /// cancelled (a daemon stopping must not sit out a 30 s wait for a strap); returns whether
     /// it held.
-    public func wait(
+    package func wait(
         timeout: Duration, until condition: @escaping @Sendable (isolated BlueZClient) -> Bool
     ) async -> Bool {
         if condition(self) { return true }

@@ -6,31 +6,31 @@ import DBus
 /// Field experience (docs/ble-heart-rate.md): `InProgress`, `NotReady` and
 /// `le-connection-abort-by-local` clear on their own; a missing device or refused pairing does
 /// not. The supervisor retries the first kind with backoff and reports the second.
-public struct BlueZError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct BlueZError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The D-Bus error name, the stable code (`org.bluez.Error.InProgress`).
-    public let name: String
+    package let name: String
     /// bluetoothd's message (`le-connection-abort-by-local`, `Operation already in progress`).
-    public let message: String
+    package let message: String
     /// What was being done, for the operator (`Connect F0:1D:2E:3C:4B:5A`).
-    public let operation: String
+    package let operation: String
 
     /// Wraps a D-Bus error from `operation`.
-    public init(_ error: DBusError, operation: String) {
+    package init(_ error: DBusError, operation: String) {
         name = error.name
         message = error.message
         self.operation = operation
     }
 
     /// The short code without the namespace (`InProgress`).
-    public var code: String {
+    package var code: String {
         String(name.split(separator: ".").last ?? Substring(name))
     }
 
     /// Whether the same operation may succeed if retried after a pause.
-    public var isTransient: Bool {
+    package var isTransient: Bool {
+        if isDaemonUnavailable { return true }
         switch code {
-        case "InProgress", "NotReady", "NoReply", "Timeout", "ServiceUnknown", "NotConnected", "Disconnected",
-            "LimitsExceeded", "NameHasNoOwner":
+        case "InProgress", "NotReady", "NoReply", "Timeout", "NotConnected", "Disconnected", "LimitsExceeded":
             return true
         case "Failed":
             let transientMessages = [
@@ -44,13 +44,13 @@ public struct BlueZError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Whether bluetoothd itself is not on the bus.
-    public var isDaemonUnavailable: Bool {
-        code == "ServiceUnknown" || code == "NameHasNoOwner"
+    package var isDaemonUnavailable: Bool {
+        name == DBusError.Name.serviceUnknown || name == DBusError.Name.nameHasNoOwner
     }
 
     /// `Connect device F0:… failed: le-connection-abort-by-local (org.bluez.Error.Failed)`: the
     /// operation, bluetoothd's message and the error name, as logs and the CLI print it.
-    public var description: String {
+    package var description: String {
         let detail = message.isEmpty ? name : "\(message) (\(name))"
         return "\(operation) failed: \(detail)"
     }

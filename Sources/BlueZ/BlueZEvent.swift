@@ -1,7 +1,7 @@
 import DBus
 
 /// A change in bluetoothd's object tree, in the order bluetoothd reported it.
-public enum BlueZEvent: Sendable, Equatable {
+package enum BlueZEvent: Sendable, Equatable {
     /// Interfaces (with their properties) appeared on an object.
     case interfacesAdded(DBusObjectPath, [String: [String: DBusValue]])
     /// Interfaces disappeared from an object.

@@ -2,7 +2,7 @@ import DBus
 
 /// What adapters, devices and characteristics share: a path in the mirror and calls to
 /// bluetoothd that map D-Bus errors to `BlueZError`.
-public protocol BlueZObject: Sendable, Hashable {
+package protocol BlueZObject: Sendable, Hashable {
     /// The mirror the object lives in.
     var client: BlueZClient { get }
     /// bluetoothd's object path.
@@ -13,9 +13,9 @@ public protocol BlueZObject: Sendable, Hashable {
 
 extension BlueZObject {
     /// Objects are the same when they are at the same path.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.path == rhs.path }
+    package static func == (lhs: Self, rhs: Self) -> Bool { lhs.path == rhs.path }
     /// Hashes the path alone, consistent with `==`: handles from different lookups coincide.
-    public func hash(into hasher: inout Hasher) { hasher.combine(path) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(path) }
 
     /// Calls `member` on this object, with `operation` naming it in errors.
     func invoke(
@@ -42,7 +42,7 @@ extension BlueZObject {
     }
 
     /// A property of this object's main interface, from the mirror.
-    public func property(_ name: String) async -> DBusValue? {
+    package func property(_ name: String) async -> DBusValue? {
         await client.property(name, of: Self.interface, at: path)
     }
 }

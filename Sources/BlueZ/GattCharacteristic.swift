@@ -1,40 +1,40 @@
 import DBus
 
 /// A GATT characteristic (`org.bluez.GattCharacteristic1`), always found by UUID.
-public struct GattCharacteristic: BlueZObject {
+package struct GattCharacteristic: BlueZObject {
     /// The interface `invoke`, `setProperty` and `property` address on this object.
-    public static let interface = BlueZName.gattCharacteristic
+    package static let interface = BlueZName.gattCharacteristic
     /// The mirror this handle was looked up in; calls go out over its connection.
-    public let client: BlueZClient
+    package let client: BlueZClient
     /// bluetoothd's object path: the handle's identity (handles at the same path are equal).
-    public let path: DBusObjectPath
+    package let path: DBusObjectPath
 
     /// The characteristic's UUID in BlueZ's lower-case 128-bit form.
-    public var uuid: String? {
+    package var uuid: String? {
         get async { await property("UUID")?.string }
     }
 
     /// Its GATT properties as BlueZ names them (`read`, `notify`, `write` …).
-    public var flags: [String] {
+    package var flags: [String] {
         get async { await property("Flags")?.strings ?? [] }
     }
 
     /// Reads the value. Never use this on 0x2A37: bluetoothd also reports a read as a `Value`
     /// change, which would look like a notification.
-    public func read() async throws(BlueZError) -> [UInt8] {
+    package func read() async throws(BlueZError) -> [UInt8] {
         let reply = try await invoke("ReadValue", [.properties([:])], operation: "Read \(path.lastElement)")
         return reply.first?.bytes ?? []
     }
 
     /// Writes `bytes` with a write request (acknowledged by the peer).
-    public func write(_ bytes: [UInt8]) async throws(BlueZError) {
+    package func write(_ bytes: [UInt8]) async throws(BlueZError) {
         _ = try await invoke(
             "WriteValue", [.bytes(bytes), .properties(["type": .string("request")])],
             operation: "Write \(path.lastElement)")
     }
 
     /// How notifications reach this process.
-    public enum NotificationTransport: Sendable, Equatable {
+    package enum NotificationTransport: Sendable, Equatable {
         /// Through a socket from `AcquireNotify`: one read per notification, no D-Bus traffic.
         case acquired(mtu: Int)
         /// Through `StartNotify` and a `PropertiesChanged` signal per notification.
@@ -43,17 +43,17 @@ public struct GattCharacteristic: BlueZObject {
 
     /// A running notification subscription. The frames stream ends when the subscription does:
     /// link loss, the characteristic vanishing, bluetoothd stopping, or `stop()`.
-    public struct Notifications: Sendable {
+    package struct Notifications: Sendable {
         /// The notified values in arrival order; empty when a handler takes them, but it still
         /// ends when the subscription does.
-        public let frames: AsyncStream<[UInt8]>
+        package let frames: AsyncStream<[UInt8]>
         /// Which mechanism is in use: `AcquireNotify`'s socket (with its MTU) or `StartNotify`'s
         /// `PropertiesChanged` signals.
-        public let transport: NotificationTransport
+        package let transport: NotificationTransport
         let stopper: @Sendable () -> Void
 
         /// Ends the subscription (and tells bluetoothd, which stops notifying).
-        public func stop() { stopper() }
+        package func stop() { stopper() }
     }
 
     /// Subscribes to notifications: `AcquireNotify` when bluetoothd offers it (and
@@ -63,7 +63,7 @@ public struct GattCharacteristic: BlueZObject {
     /// With a `handler`, each value is given to it on the connection's own thread as it is read,
     /// instead of to the frames stream: no task is woken per notification. It must be quick and
     /// must not block.
-    public func notifications(
+    package func notifications(
         preferAcquire: Bool = true, handler: (@Sendable ([UInt8]) -> Void)? = nil
     ) async throws(BlueZError) -> Notifications {
         let ended = await endOfLife()

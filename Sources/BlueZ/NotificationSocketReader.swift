@@ -1,7 +1,5 @@
 import DBus
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Reads notification payloads from an `AcquireNotify` socket (`SOCK_SEQPACKET`: one packet
 /// per notification) and hands each to a handler or yields it as a frame, until the peer

@@ -8,15 +8,15 @@ import DBus
 /// pairs with no agent at all. A process that registers its own agent for the time it pairs
 /// therefore gets the same answers on every box, whatever else (a desktop's agent, another
 /// service's) is registered as the default.
-public struct PairingAgent: Sendable {
+package struct PairingAgent: Sendable {
     /// One question bluetoothd asked, and the answer given: what the caller logs or reports.
-    public struct Request: Sendable, Equatable {
+    package struct Request: Sendable, Equatable {
         /// The `org.bluez.Agent1` method (`RequestConfirmation`, `RequestPasskey` …).
-        public let method: String
+        package let method: String
         /// The device the question is about.
-        public let device: DBusObjectPath
+        package let device: DBusObjectPath
         /// Whether the agent said yes.
-        public let accepted: Bool
+        package let accepted: Bool
 
         init(_ call: DBusMethodInvocation, accepted: Bool) {
             method = call.message.member ?? ""
@@ -26,18 +26,18 @@ public struct PairingAgent: Sendable {
     }
 
     /// The capability the agent registers with: bluetoothd and the kernel then choose Just Works.
-    public static let capability = "NoInputNoOutput"
+    package static let capability = "NoInputNoOutput"
 
     /// The connection the agent is exported on; bluetoothd ties the registration to it.
-    public let connection: DBusConnection
+    package let connection: DBusConnection
     /// Where the agent object lives on `connection`.
-    public let path: DBusObjectPath
+    package let path: DBusObjectPath
     private let accepts: @Sendable (DBusObjectPath) -> Bool
     private let observe: @Sendable (Request) -> Void
 
     /// An agent at `path` on `connection` that says yes for the devices `accepts` admits and
     /// tells `observe` about every question.
-    public init(
+    package init(
         connection: DBusConnection, path: DBusObjectPath, accepting accepts: @escaping @Sendable (DBusObjectPath) -> Bool,
         observe: @escaping @Sendable (Request) -> Void = { _ in }
     ) {
@@ -49,7 +49,7 @@ public struct PairingAgent: Sendable {
 
     /// Exports the agent and registers it with bluetoothd; with `asDefault`, also as the agent for
     /// pairings nobody on this box started (a peripheral's side).
-    public func register(asDefault: Bool = false) async throws(BlueZError) {
+    package func register(asDefault: Bool = false) async throws(BlueZError) {
         await connection.export(path, [DBusExportedInterface(interface)])
         try await callAgentManager("RegisterAgent", [.objectPath(path), .string(Self.capability)])
         if asDefault { try await callAgentManager("RequestDefaultAgent", [.objectPath(path)]) }
@@ -57,7 +57,7 @@ public struct PairingAgent: Sendable {
 
     /// Unregisters and unexports the agent. bluetoothd also forgets it when the connection closes,
     /// so a failure here (bluetoothd gone) leaves nothing behind and is not reported.
-    public func unregister() async {
+    package func unregister() async {
         try? await callAgentManager("UnregisterAgent", [.objectPath(path)])
         await connection.unexport(path)
     }

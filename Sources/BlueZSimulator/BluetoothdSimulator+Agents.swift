@@ -3,14 +3,14 @@ import DBus
 import GATTHeartRate
 
 /// A pairing agent a client registered with the simulator's `org.bluez.AgentManager1`.
-public struct SimulatedAgent: Sendable, Equatable {
+package struct SimulatedAgent: Sendable, Equatable {
     /// The client's unique bus name: bluez keeps one agent per client and forgets it when the
     /// client leaves the bus.
-    public let owner: String
+    package let owner: String
     /// The agent object's path on the client's connection.
-    public let path: DBusObjectPath
+    package let path: DBusObjectPath
     /// The IO capability it registered with (`NoInputNoOutput`, `KeyboardDisplay` …).
-    public let capability: String
+    package let capability: String
 }
 
 /// `org.bluez.AgentManager1` on `/org/bluez`, with bluez 5.66's rules (src/agent.c): one agent
@@ -74,13 +74,13 @@ extension BluetoothdSimulator {
     // MARK: Queries for tests
 
     /// The agents registered now.
-    public var registeredAgents: [SimulatedAgent] {
+    package var registeredAgents: [SimulatedAgent] {
         agents.values.sorted { $0.owner < $1.owner }
     }
 
     /// The agent bluez would have asked during the strap's last `Pair()`; `nil` if that pairing
     /// had none, or nobody asked to pair.
-    public func pairingAgent(for address: BluetoothAddress) -> SimulatedAgent? {
+    package func pairingAgent(for address: BluetoothAddress) -> SimulatedAgent? {
         pairingAgents[address]
     }
 }

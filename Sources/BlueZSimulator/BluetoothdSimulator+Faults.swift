@@ -6,44 +6,44 @@ import GATTHeartRate
 extension BluetoothdSimulator {
     /// Drops the link as interference or distance would (`Connected` false, GATT objects gone,
     /// notify sessions forgotten). The strap stays in range, so reconnecting works.
-    public func dropLink(_ address: BluetoothAddress) async {
+    package func dropLink(_ address: BluetoothAddress) async {
         guard straps[address]?.connected == true else { return }
         await disconnect(address)
     }
 
     /// Makes the next `Connect()` to the strap fail with `error`
     /// (e.g. `org.bluez.Error.Failed: le-connection-abort-by-local`).
-    public func failNextConnect(_ address: BluetoothAddress, with error: DBusError) {
+    package func failNextConnect(_ address: BluetoothAddress, with error: DBusError) {
         straps[address]?.failNextConnect = error
     }
 
     /// Reports `ServicesResolved` before the strap's GATT objects, which follow `lag` later, as
     /// bluez 5.66 sometimes does (seen 4 s apart against a real bluetoothd).
-    public func exportGattAfterServicesResolved(_ address: BluetoothAddress, lag: Duration) {
+    package func exportGattAfterServicesResolved(_ address: BluetoothAddress, lag: Duration) {
         straps[address]?.gattLag = lag
     }
 
     /// Takes the strap out of (or back into) radio range: out of range, connects fail and
     /// discovery does not find it.
-    public func setInRange(_ address: BluetoothAddress, _ inRange: Bool) async {
+    package func setInRange(_ address: BluetoothAddress, _ inRange: Bool) async {
         straps[address]?.inRange = inRange
         if !inRange { await dropLink(address) }
     }
 
     /// Holds back (or resumes) the strap's notifications while the link stays up: a strap
     /// that connects but never notifies.
-    public func stallNotifications(_ address: BluetoothAddress, _ stalled: Bool) {
+    package func stallNotifications(_ address: BluetoothAddress, _ stalled: Bool) {
         straps[address]?.stalled = stalled
     }
 
     /// Queues frames (any bytes: scripted sequences, malformed frames) to be sent at the
     /// strap's normal cadence, once a client subscribes, before its generated signal resumes.
-    public func queueFrames(_ frames: [[UInt8]], for address: BluetoothAddress) {
+    package func queueFrames(_ frames: [[UInt8]], for address: BluetoothAddress) {
         straps[address]?.scripted.append(contentsOf: frames)
     }
 
     /// Sends `count` notifications at once, as fast as the bus takes them.
-    public func notificationStorm(_ address: BluetoothAddress, count: Int) async {
+    package func notificationStorm(_ address: BluetoothAddress, count: Int) async {
         guard var signal = straps[address]?.strap.signal else { return }
         for _ in 0 ..< count {
             await deliver(signal.next(seconds: 0.05).encoded(), to: address)
@@ -53,7 +53,7 @@ extension BluetoothdSimulator {
 
     /// Turns the adapter off or on, as rfkill or a USB reset would. Off drops every link and
     /// stops discovery.
-    public func setAdapterPowered(_ powered: Bool) async {
+    package func setAdapterPowered(_ powered: Bool) async {
         await applyPowered(powered)
     }
 }

@@ -1,9 +1,7 @@
 import BlueZ
 import DBus
 import GATTHeartRate
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// GATT objects of a connected strap, and the notifications of its 0x2A37.
 extension BluetoothdSimulator {

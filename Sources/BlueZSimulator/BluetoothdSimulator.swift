@@ -1,9 +1,7 @@
 import BlueZ
 import DBus
 import GATTHeartRate
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A simulated `bluetoothd` (bluez 5.66) on a bus: adapters, LE heart-rate straps and the
 /// behaviour the gateway depends on, including its failures.
@@ -14,9 +12,9 @@ import Glibc
 /// that started them, answers with the real error names, and lets tests inject faults: link
 /// drops, failing connects, daemon restarts (new object paths), adapter power loss, stalled
 /// straps, malformed frames and notification storms.
-public actor BluetoothdSimulator {
+package actor BluetoothdSimulator {
     /// The bus address the simulator connects to.
-    public nonisolated let busAddress: String
+    package nonisolated let busAddress: String
     var connection: DBusConnection?
     var straps: [BluetoothAddress: StrapState] = [:]
     var adapterPowered = true
@@ -41,7 +39,7 @@ public actor BluetoothdSimulator {
     /// A simulator for `straps` on the bus at `busAddress`; call `start()` to bring it up.
     /// With `devicesKnownAtStart`, the straps have device objects from the start, as devices
     /// bluetoothd has bonded with or cached do; otherwise they appear through discovery.
-    public init(busAddress: String, straps: [SimulatedStrap], devicesKnownAtStart: Bool = false) {
+    package init(busAddress: String, straps: [SimulatedStrap], devicesKnownAtStart: Bool = false) {
         self.busAddress = busAddress
         for strap in straps {
             var state = StrapState(strap: strap)
@@ -54,7 +52,7 @@ public actor BluetoothdSimulator {
 
     /// Connects, takes the name `org.bluez` and exports the adapter (and the devices it already
     /// knows: paired or trusted ones survive restarts, as bluetoothd stores them).
-    public func start() async throws {
+    package func start() async throws {
         guard connection == nil else { return }
         let connection = try await DBusConnection.connect(.address(busAddress))
         self.connection = connection
@@ -71,7 +69,7 @@ public actor BluetoothdSimulator {
 
     /// Stops like a crashed or restarted bluetoothd: the name vanishes with every object, all
     /// links drop, and notify and discovery sessions are forgotten.
-    public func stop() async {
+    package func stop() async {
         guard let connection else { return }
         ownerWatcher?.cancel()
         discoveryTask?.cancel()
@@ -89,7 +87,7 @@ public actor BluetoothdSimulator {
     }
 
     /// `stop()` then `start()`: clients see the name vanish and return, with new GATT paths.
-    public func restart() async throws {
+    package func restart() async throws {
         await stop()
         try await start()
     }
@@ -122,29 +120,29 @@ public actor BluetoothdSimulator {
     // MARK: Queries for tests
 
     /// Notifications delivered for the strap so far (both transports).
-    public func notificationsSent(to address: BluetoothAddress) -> Int {
+    package func notificationsSent(to address: BluetoothAddress) -> Int {
         straps[address]?.notificationsSent ?? 0
     }
 
     /// Notifications dropped because an `AcquireNotify` client did not read them in time.
-    public func notificationsDropped(for address: BluetoothAddress) -> Int {
+    package func notificationsDropped(for address: BluetoothAddress) -> Int {
         straps[address]?.notificationsDropped ?? 0
     }
 
     /// The connections holding notify sessions on the strap's 0x2A37.
-    public func notifySessionOwners(_ address: BluetoothAddress) -> Set<String> {
+    package func notifySessionOwners(_ address: BluetoothAddress) -> Set<String> {
         var owners = straps[address]?.notifySessions ?? []
         if let acquired = straps[address]?.acquired { owners.insert(acquired.owner) }
         return owners
     }
 
     /// Whether the strap is connected.
-    public func isConnected(_ address: BluetoothAddress) -> Bool {
+    package func isConnected(_ address: BluetoothAddress) -> Bool {
         straps[address]?.connected ?? false
     }
 
     /// The straps this simulator knows.
-    public var strapAddresses: [BluetoothAddress] { straps.keys.sorted() }
+    package var strapAddresses: [BluetoothAddress] { straps.keys.sorted() }
 
     static func devicePath(_ address: BluetoothAddress) -> DBusObjectPath {
         adapterPath.appending("dev_" + address.description.split(separator: ":").joined(separator: "_"))

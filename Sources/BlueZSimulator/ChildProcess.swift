@@ -1,31 +1,29 @@
 import CLinux
 import Synchronization
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A child process started with a clean signal state, so it always honours SIGTERM.
 ///
 /// Swift Testing (and some service managers) run with SIGTERM blocked, and a blocked mask is
 /// inherited across exec: a `dbus-daemon` started naively then ignores `kill -TERM` and outlives
 /// its test. `posix_spawn` with an empty mask and default dispositions avoids that.
-public final class ChildProcess: Sendable {
+package final class ChildProcess: Sendable {
     /// Why a child could not be started.
-    public struct SpawnError: Error, CustomStringConvertible {
+    package struct SpawnError: Error, CustomStringConvertible {
         /// The path or name that could not be started, as it was passed in.
-        public let executable: String
+        package let executable: String
         /// The `errno` value `pipe` or `posix_spawnp` reported (`ENOENT` when it is not installed).
-        public let errno: Int32
+        package let errno: Int32
         /// `cannot start dbus-daemon: No such file or directory`: the executable and `strerror`.
-        public var description: String {
+        package var description: String {
             "cannot start \(executable): \(String(cString: strerror(errno)))"
         }
     }
 
     /// The child's process id.
-    public let pid: pid_t
+    package let pid: pid_t
     /// The read end of the child's standard output, when captured.
-    public let standardOutput: Int32?
+    package let standardOutput: Int32?
     /// The wait status, once reaped.
     private let ended = Mutex<Int32?>(nil)
 
@@ -33,7 +31,7 @@ public final class ChildProcess: Sendable {
     /// Standard output is captured in a pipe when `captureOutput`, else appended to
     /// `outputPath`; standard error is appended to `errorPath`; standard input is read from
     /// `inputPath`. The environment is `environment` when given, else this process's.
-    public init(
+    package init(
         _ executable: String, _ arguments: [String], captureOutput: Bool = false, outputPath: String = "/dev/null",
         errorPath: String = "/dev/null", inputPath: String = "/dev/null", environment: [String: String]? = nil
     ) throws {
@@ -89,7 +87,7 @@ public final class ChildProcess: Sendable {
     }
 
     /// Reads standard output up to the first newline (without it); `nil` at end of file.
-    public func readLine() -> String? {
+    package func readLine() -> String? {
         guard let fd = standardOutput else { return nil }
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
@@ -108,19 +106,19 @@ public final class ChildProcess: Sendable {
 
     /// What a wait status says the way Foundation's `Process.terminationStatus` does: the exit
     /// status when the child exited, else the number of the signal that ended it.
-    public static func terminationStatus(_ waitStatus: Int32) -> Int32 {
+    package static func terminationStatus(_ waitStatus: Int32) -> Int32 {
         waitStatus & 0x7F == 0 ? (waitStatus >> 8) & 0xFF : waitStatus & 0x7F
     }
 
     /// Sends `signal` to the child.
-    public func signal(_ signal: Int32) {
+    package func signal(_ signal: Int32) {
         if exitStatusIfEnded() == nil { kill(pid, signal) }
     }
 
     /// Waits for the child to end and returns its wait status. Polls (every 10 ms) rather than
     /// blocking in `waitpid`, so that callers on other threads can still ask or signal.
     @discardableResult
-    public func wait() -> Int32 {
+    package func wait() -> Int32 {
         while true {
             if let status = exitStatusIfEnded() { return status }
             usleep(10_000)
@@ -129,7 +127,7 @@ public final class ChildProcess: Sendable {
 
     /// The wait status if the child has ended, without blocking; nil while it runs. Safe from
     /// any thread: the child is reaped once, under a lock.
-    public func exitStatusIfEnded() -> Int32? {
+    package func exitStatusIfEnded() -> Int32? {
         ended.withLock { ended in
             if let ended { return ended }
             var status: Int32 = 0
@@ -142,7 +140,7 @@ public final class ChildProcess: Sendable {
 
     /// Waits up to `timeout` for the child to end, polling so that no thread blocks in
     /// `waitpid`; its wait status, or nil when it is still running.
-    public func exitStatus(within timeout: Duration) async -> Int32? {
+    package func exitStatus(within timeout: Duration) async -> Int32? {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let status = exitStatusIfEnded() { return status }
@@ -152,7 +150,7 @@ public final class ChildProcess: Sendable {
     }
 
     /// Asks the child to stop (SIGTERM) and waits for it.
-    public func terminate() {
+    package func terminate() {
         signal(SIGTERM)
         wait()
     }

@@ -1,12 +1,10 @@
 import GATTHeartRate
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A plausible, reproducible heart-rate signal: a resting rate that drifts slowly, with beat
 /// to beat variability, turned into 1 Hz measurements carrying the RR intervals of the beats
 /// that fell in each second, as real straps report them.
-public struct HeartRateSignal: Sendable {
+package struct HeartRateSignal: Sendable {
     private var random: SplitMix
     private let restingBPM: Double
     private var elapsed: Double = 0
@@ -14,13 +12,13 @@ public struct HeartRateSignal: Sendable {
     private var drift: Double = 0
 
     /// A signal around `restingBPM`, reproducible from `seed`.
-    public init(seed: UInt64 = 1, restingBPM: Double = 68) {
+    package init(seed: UInt64 = 1, restingBPM: Double = 68) {
         random = SplitMix(state: seed)
         self.restingBPM = restingBPM
     }
 
     /// The measurement covering the next `seconds` of signal.
-    public mutating func next(seconds: Double = 1) -> HeartRateMeasurement {
+    package mutating func next(seconds: Double = 1) -> HeartRateMeasurement {
         let end = elapsed + seconds
         var intervals: [UInt16] = []
         drift = max(-12, min(25, drift + (random.unit() - 0.5) * 1.5))

@@ -1,28 +1,26 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A private `dbus-daemon` (from Debian's `dbus-daemon` package) for tests, the simulator and
 /// the demo: a bus nobody else uses, with a permissive policy, that goes away with this object.
 ///
 /// Clients reach it by exporting its `address` as `DBUS_SYSTEM_BUS_ADDRESS`, exactly as they
 /// would find a real system bus, so the gateway under test needs no special code path.
-public final class PrivateBus: @unchecked Sendable {
+package final class PrivateBus: @unchecked Sendable {
     /// Why the bus could not be started.
-    public struct StartError: Error, CustomStringConvertible {
+    package struct StartError: Error, CustomStringConvertible {
         /// What failed and why (`strerror`, or where the daemon's log is), for the operator.
-        public let description: String
+        package let description: String
     }
 
     /// The bus address (`unix:path=/tmp/…/bus,guid=…`).
-    public let address: String
+    package let address: String
     /// The daemon's process id (for measuring its CPU time).
-    public var daemonPID: Int32 { daemon.pid }
+    package var daemonPID: Int32 { daemon.pid }
     private let daemon: ChildProcess
     private let directory: String
 
     /// Starts a daemon listening on a socket in a new temporary directory.
-    public init(executable: String = "dbus-daemon") throws {
+    package init(executable: String = "dbus-daemon") throws {
         var template = Array("/tmp/edge-gateway-bus-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else {
             throw StartError(description: "cannot create a directory for the private bus: \(String(cString: strerror(errno)))")
@@ -67,7 +65,7 @@ public final class PrivateBus: @unchecked Sendable {
     }
 
     /// Stops the daemon and removes its directory.
-    public func stop() {
+    package func stop() {
         daemon.terminate()
         for name in ["bus", "bus.conf", "daemon.log"] { unlink(directory + "/" + name) }
         rmdir(directory)

@@ -2,9 +2,9 @@ import GATTHeartRate
 
 /// A heart-rate strap the simulator advertises, with the traits that change how a gateway
 /// must treat it (pairing support, `AcquireNotify`, battery, location …).
-public struct SimulatedStrap: Sendable {
+package struct SimulatedStrap: Sendable {
     /// How the strap answers `Pair()`.
-    public enum Pairing: Sendable {
+    package enum Pairing: Sendable {
         /// Just Works: bluetoothd confirms it itself.
         case justWorks
         /// The strap refuses (`AuthenticationFailed`), as many straps that need no bond do, and as
@@ -14,34 +14,34 @@ public struct SimulatedStrap: Sendable {
 
     /// The strap's address: its device path (`dev_F0_1D_…`) and the key the simulator's
     /// controls take.
-    public var address: BluetoothAddress
+    package var address: BluetoothAddress
     /// The advertised `Name` (also the `Alias`), which discovery filters can match by prefix.
-    public var name: String
+    package var name: String
     /// The Manufacturer Name String (0x2A29) its Device Information service returns.
-    public var manufacturer: String
+    package var manufacturer: String
     /// The Model Number String (0x2A24) its Device Information service returns.
-    public var model: String
+    package var model: String
     /// Bluetooth SIG company identifier, for `ManufacturerData`.
-    public var companyID: UInt16
+    package var companyID: UInt16
     /// Advertised signal strength in dBm; each discovery round reports it with ±3 dBm jitter, and
     /// an `RSSI` discovery filter compares against it.
-    public var rssi: Int16
+    package var rssi: Int16
     /// What its Body Sensor Location characteristic (0x2A38) reads.
-    public var bodyLocation: BodySensorLocation
+    package var bodyLocation: BodySensorLocation
     /// Battery level in percent (0–100), as `Battery1.Percentage` and Battery Level (0x2A19).
-    public var batteryPercent: UInt8
+    package var batteryPercent: UInt8
     /// Whether `Pair()` succeeds (Just Works) or fails with `AuthenticationFailed`.
-    public var pairing: Pairing
+    package var pairing: Pairing
     /// Whether bluetoothd offers `AcquireNotify` for 0x2A37 (it does for most straps).
-    public var offersAcquireNotify: Bool
+    package var offersAcquireNotify: Bool
     /// Time between notifications (straps send about one per second).
-    public var notificationInterval: Duration
+    package var notificationInterval: Duration
     /// The heart-rate signal it sends when no scripted frames are queued.
-    public var signal: HeartRateSignal
+    package var signal: HeartRateSignal
 
     /// A strap from its traits; the defaults describe a Polar H10 on the chest that pairs,
     /// offers `AcquireNotify` and notifies once a second.
-    public init(
+    package init(
         address: BluetoothAddress, name: String, manufacturer: String = "Polar Electro Oy", model: String = "H10",
         companyID: UInt16 = 0x006B, rssi: Int16 = -58, bodyLocation: BodySensorLocation = .chest,
         batteryPercent: UInt8 = 87, pairing: Pairing = .justWorks, offersAcquireNotify: Bool = true,
@@ -63,7 +63,7 @@ public struct SimulatedStrap: Sendable {
 
     /// `count` distinct straps with varied names, signals and radio conditions, for demos and
     /// tests: addresses `F0:1D:2E:3C:00:01`, `F0:1D:2E:3C:00:02`, …
-    public static func fleet(count: Int, notificationInterval: Duration = .seconds(1)) -> [SimulatedStrap] {
+    package static func fleet(count: Int, notificationInterval: Duration = .seconds(1)) -> [SimulatedStrap] {
         (0 ..< count).map { index in
             let number = UInt8(truncatingIfNeeded: index + 1)
             let address = BluetoothAddress(bytes: [0xF0, 0x1D, 0x2E, 0x3C, UInt8(truncatingIfNeeded: (index + 1) >> 8), number])!

@@ -10,7 +10,7 @@ extension DBusConnection {
     /// goes the usual way, and `deliver` gets the property's bytes when they are there.
     /// `deliver` runs on the connection's thread and must not block; `finished` is called when
     /// the subscription ends with the connection.
-    public func subscribe(
+    package func subscribe(
         toBytesOf property: String, of interface: String, at path: DBusObjectPath, from sender: String,
         _ deliver: @escaping @Sendable ([UInt8]) -> Void, finished: @escaping @Sendable () -> Void
     ) async throws(DBusError) -> DBusSubscription {

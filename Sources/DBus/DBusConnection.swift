@@ -6,9 +6,9 @@ import Synchronization
 /// Calls are `async` and never block a thread while they wait; signals arrive as `AsyncStream`s
 /// that finish when the subscriber stops listening or the connection closes; objects exported
 /// here are served without blocking the loop, even when their handlers call out.
-public final class DBusConnection: Sendable {
+package final class DBusConnection: Sendable {
     /// Which bus to connect to.
-    public enum Bus: Sendable {
+    package enum Bus: Sendable {
         /// The system bus, at `DBUS_SYSTEM_BUS_ADDRESS` when set (how tests and the simulator
         /// point the gateway at a private bus), else the standard socket.
         case system
@@ -19,11 +19,11 @@ public final class DBusConnection: Sendable {
     let loop: DBusLoop
     let state: ConnectionState
     /// This connection's unique name on the bus (`:1.42`).
-    public let uniqueName: String
+    package let uniqueName: String
 
     /// The timeout for calls that do not give their own: bluetoothd's own operations (connect,
     /// pair) can take 30 s.
-    public static let defaultTimeout: Duration = .seconds(40)
+    package static let defaultTimeout: Duration = .seconds(40)
 
     private init(loop: DBusLoop, state: ConnectionState, uniqueName: String) {
         self.loop = loop
@@ -32,7 +32,7 @@ public final class DBusConnection: Sendable {
     }
 
     /// Connects and registers with the bus.
-    public static func connect(_ bus: Bus = .system) async throws(DBusError) -> DBusConnection {
+    package static func connect(_ bus: Bus = .system) async throws(DBusError) -> DBusConnection {
         initialiseThreadsOnce
         let loop = DBusLoop()
         let opened = await loop.start {
@@ -81,12 +81,12 @@ public final class DBusConnection: Sendable {
     }
 
     /// Closes the connection: calls in flight fail with `Disconnected`, signal streams finish.
-    public func close() {
+    package func close() {
         loop.submit { $0.shutDown() }
     }
 
     /// Whether the connection has closed (by `close()`, or because the bus went away).
-    public var isClosed: Bool {
+    package var isClosed: Bool {
         get async { await onLoop { $0.isClosed } }
     }
 
@@ -108,7 +108,7 @@ public final class DBusConnection: Sendable {
     // MARK: Calls
 
     /// Sends a method call and returns the reply; a D-Bus error reply is thrown as `DBusError`.
-    public func call(_ message: DBusMessage, timeout: Duration = defaultTimeout) async throws(DBusError) -> DBusMessage {
+    package func call(_ message: DBusMessage, timeout: Duration = defaultTimeout) async throws(DBusError) -> DBusMessage {
         let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
         let result = await withCheckedContinuation { continuation in
             loop.submit { $0.sendWithReply(message, timeoutMilliseconds: milliseconds, continuation) }
@@ -117,7 +117,7 @@ public final class DBusConnection: Sendable {
     }
 
     /// Calls `member` and returns the reply's arguments.
-    public func call(
+    package func call(
         destination: String, path: DBusObjectPath, interface: String, member: String,
         _ arguments: [DBusValue] = [], timeout: Duration = defaultTimeout
     ) async throws(DBusError) -> [DBusValue] {
@@ -127,7 +127,7 @@ public final class DBusConnection: Sendable {
     }
 
     /// Sends a message without waiting for any reply (signals, fire-and-forget calls).
-    public func send(_ message: DBusMessage) async throws(DBusError) {
+    package func send(_ message: DBusMessage) async throws(DBusError) {
         try await onLoop { $0.send(message) }.get()
     }
 
@@ -141,7 +141,7 @@ public final class DBusConnection: Sendable {
     }
 
     /// Asks for a well-known name; fails if another connection owns it.
-    public func requestName(_ name: String) async throws(DBusError) {
+    package func requestName(_ name: String) async throws(DBusError) {
         let doNotQueue: UInt32 = 4
         let reply = try await callBus("RequestName", [.string(name), .uint32(doNotQueue)])
         guard case .uint32(let code)? = reply.first, code == 1 || code == 4 else {
@@ -149,13 +149,8 @@ public final class DBusConnection: Sendable {
         }
     }
 
-    /// Gives a well-known name back.
-    public func releaseName(_ name: String) async throws(DBusError) {
-        _ = try await callBus("ReleaseName", [.string(name)])
-    }
-
     /// The unique name owning `name` now, or `nil` when nobody does.
-    public func nameOwner(of name: String) async throws(DBusError) -> String? {
+    package func nameOwner(of name: String) async throws(DBusError) -> String? {
         do {
             let reply = try await callBus("GetNameOwner", [.string(name)])
             if case .string(let owner)? = reply.first { return owner }
@@ -169,7 +164,7 @@ public final class DBusConnection: Sendable {
 
     /// The signals matching `rule`, from the moment this returns until the stream is dropped or
     /// the connection closes. A well-known sender is followed across owner changes.
-    public func signals(matching rule: DBusMatchRule) async throws(DBusError) -> AsyncStream<DBusMessage> {
+    package func signals(matching rule: DBusMatchRule) async throws(DBusError) -> AsyncStream<DBusMessage> {
         let (stream, continuation) = AsyncStream<DBusMessage>.makeStream()
         let subscription = try await subscribe(matching: rule, { continuation.yield($0) }, finished: { continuation.finish() })
         continuation.onTermination = { _ in subscription.cancel() }
@@ -183,7 +178,7 @@ public final class DBusConnection: Sendable {
     /// costs. `deliver` must not block. With `includingClaimed` false, the signals a
     /// `subscribe(toBytesOf:…)` subscriber took whole are left out (a mirror of the sender's
     /// objects that has no use for every notification saves their decoding).
-    public func subscribe(
+    package func subscribe(
         matching rule: DBusMatchRule, includingClaimed: Bool = true, _ deliver: @escaping @Sendable (DBusMessage) -> Void,
         finished: @escaping @Sendable () -> Void
     ) async throws(DBusError) -> DBusSubscription {
@@ -226,7 +221,7 @@ public final class DBusConnection: Sendable {
     /// file, an error). Then, or on `cancel()`, or when the connection closes, `ended` is called,
     /// once, on that thread. For sockets a bus call hands out (BlueZ's `AcquireNotify`): their
     /// reads share the one thread the bus already has, and wake nothing else.
-    public func watch(
+    package func watch(
         readable descriptor: Int32, _ readable: @escaping @Sendable () -> Bool, ended: @escaping @Sendable () -> Void
     ) async -> DBusSubscription {
         let watch = DBusLoop.DescriptorWatch(descriptor: descriptor, readable: readable, ended: ended)
@@ -238,7 +233,7 @@ public final class DBusConnection: Sendable {
 
     /// Each change of `name`'s owner: the new unique name, or `nil` when the name is released
     /// (for `org.bluez`, `nil` means bluetoothd stopped).
-    public func nameOwnerChanges(of name: String) async throws(DBusError) -> AsyncStream<String?> {
+    package func nameOwnerChanges(of name: String) async throws(DBusError) -> AsyncStream<String?> {
         let signals = try await signals(
             matching: DBusMatchRule(
                 sender: Self.busName, interface: Self.busName, member: "NameOwnerChanged", arg0: name))

@@ -2,57 +2,57 @@
 ///
 /// The name is the stable code (`org.bluez.Error.InProgress`,
 /// `org.freedesktop.DBus.Error.NoReply`); layers above map it to their own typed errors.
-public struct DBusError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct DBusError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The D-Bus error name.
-    public let name: String
+    package let name: String
     /// The human-readable message that came with it.
-    public let message: String
+    package let message: String
 
     /// An error from its name and message.
-    public init(name: String, message: String) {
+    package init(name: String, message: String) {
         self.name = name
         self.message = message
     }
 
     /// The error name, then the message when there is one, as logs print it.
-    public var description: String { message.isEmpty ? name : "\(name): \(message)" }
+    package var description: String { message.isEmpty ? name : "\(name): \(message)" }
 
     /// Standard names used by this layer and by the bus.
-    public enum Name {
+    package enum Name {
         /// The generic failure: the name given to errors that carry none, and this layer's reply
         /// when a handler throws something other than a `DBusError` or returns the wrong signature.
-        public static let failed = "org.freedesktop.DBus.Error.Failed"
+        package static let failed = "org.freedesktop.DBus.Error.Failed"
         /// No reply arrived in time: libdbus sends it when a call's timeout expires (or the callee
         /// leaves without answering). `BlueZError` counts it as transient.
-        public static let noReply = "org.freedesktop.DBus.Error.NoReply"
+        package static let noReply = "org.freedesktop.DBus.Error.NoReply"
         /// The connection to the bus is closed: calls made on (or pending in) a closed connection
         /// fail with it, and no later call on that connection can succeed.
-        public static let disconnected = "org.freedesktop.DBus.Error.Disconnected"
+        package static let disconnected = "org.freedesktop.DBus.Error.Disconnected"
         /// The bus daemon's answer when a call's destination name has no owner and cannot be
         /// activated, e.g. bluetoothd is not running (`BlueZError.isDaemonUnavailable`).
-        public static let serviceUnknown = "org.freedesktop.DBus.Error.ServiceUnknown"
+        package static let serviceUnknown = "org.freedesktop.DBus.Error.ServiceUnknown"
         /// The bus daemon's answer to `GetNameOwner` for a name nobody owns; `nameOwner(of:)`
         /// turns it into `nil`.
-        public static let nameHasNoOwner = "org.freedesktop.DBus.Error.NameHasNoOwner"
+        package static let nameHasNoOwner = "org.freedesktop.DBus.Error.NameHasNoOwner"
         /// No object is exported at the call's path (sent by the object server here, too).
-        public static let unknownObject = "org.freedesktop.DBus.Error.UnknownObject"
+        package static let unknownObject = "org.freedesktop.DBus.Error.UnknownObject"
         /// The object at the path exists but does not have the interface the call named.
-        public static let unknownInterface = "org.freedesktop.DBus.Error.UnknownInterface"
+        package static let unknownInterface = "org.freedesktop.DBus.Error.UnknownInterface"
         /// The interface has no method of that name (also: an unknown `Properties` member or
         /// signature).
-        public static let unknownMethod = "org.freedesktop.DBus.Error.UnknownMethod"
+        package static let unknownMethod = "org.freedesktop.DBus.Error.UnknownMethod"
         /// `Get` or `Set` named a property the interface does not export.
-        public static let unknownProperty = "org.freedesktop.DBus.Error.UnknownProperty"
+        package static let unknownProperty = "org.freedesktop.DBus.Error.UnknownProperty"
         /// `Set` on a property that has no setter.
-        public static let propertyReadOnly = "org.freedesktop.DBus.Error.PropertyReadOnly"
+        package static let propertyReadOnly = "org.freedesktop.DBus.Error.PropertyReadOnly"
         /// The arguments do not match the method's input signature or the property's type; the
         /// codec also throws it for values libdbus would reject (a string with NUL, bad arrays).
-        public static let invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs"
+        package static let invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs"
         /// libdbus could not allocate a message or append a value to it.
-        public static let noMemory = "org.freedesktop.DBus.Error.NoMemory"
+        package static let noMemory = "org.freedesktop.DBus.Error.NoMemory"
         /// The standard name for an operation the callee does not support. bluetoothd sends its own
         /// `org.bluez.Error.NotSupported` instead, so compare `BlueZError.code` for BlueZ calls.
-        public static let notSupported = "org.freedesktop.DBus.Error.NotSupported"
+        package static let notSupported = "org.freedesktop.DBus.Error.NotSupported"
     }
 
     static func invalidArgs(_ message: String) -> DBusError { DBusError(name: Name.invalidArgs, message: message) }

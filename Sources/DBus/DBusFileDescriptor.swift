@@ -1,33 +1,31 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A Unix file descriptor received in or sent with a message (`h`), owned by this object.
 ///
 /// `AcquireNotify` hands back a socket this way. libdbus gives the receiver its own duplicate,
 /// so the descriptor is closed when the last reference goes away, and nothing leaks if a reply
 /// is dropped unread.
-public final class DBusFileDescriptor: Hashable, Sendable, CustomStringConvertible {
+package final class DBusFileDescriptor: Hashable, Sendable, CustomStringConvertible {
     /// The descriptor number, valid while this object lives.
-    public let rawValue: Int32
+    package let rawValue: Int32
 
     /// Takes ownership of `rawValue`: it will be closed when this object is released.
-    public init(takingOwnershipOf rawValue: Int32) {
+    package init(takingOwnershipOf rawValue: Int32) {
         self.rawValue = rawValue
     }
 
     /// A duplicate of the descriptor that the caller owns and must close: for handing the
     /// descriptor to code that outlives this object (a socket reader).
-    public func duplicate() -> Int32 {
+    package func duplicate() -> Int32 {
         dup(rawValue)
     }
 
     deinit { close(rawValue) }
 
     /// Identity, not descriptor number: equal only when both are the same owning object.
-    public static func == (lhs: DBusFileDescriptor, rhs: DBusFileDescriptor) -> Bool { lhs === rhs }
+    package static func == (lhs: DBusFileDescriptor, rhs: DBusFileDescriptor) -> Bool { lhs === rhs }
     /// Hashes the object's identity, consistent with `==`.
-    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
     /// `fd 7`: the descriptor number, for logs.
-    public var description: String { "fd \(rawValue)" }
+    package var description: String { "fd \(rawValue)" }
 }

@@ -2,19 +2,19 @@
 ///
 /// The description drives both dispatch (argument signatures are checked before a handler
 /// runs) and `Introspect`, so what a peer sees in `busctl introspect` is what the object does.
-public struct DBusInterfaceDescription: Sendable {
+package struct DBusInterfaceDescription: Sendable {
     /// The interface name (`org.bluez.GattCharacteristic1`) that calls and `Get`/`Set` address.
-    public var name: String
+    package var name: String
     /// The methods calls are dispatched to; a call to any other member gets `UnknownMethod`.
-    public var methods: [DBusMethodDescription]
+    package var methods: [DBusMethodDescription]
     /// The properties `Set` accepts and introspection lists; their values live in
     /// `DBusExportedInterface.properties`.
-    public var properties: [DBusPropertyDescription]
+    package var properties: [DBusPropertyDescription]
     /// The signals the interface emits, for introspection only: `emit` does not check them.
-    public var signals: [DBusSignalDescription]
+    package var signals: [DBusSignalDescription]
 
     /// An interface from its parts.
-    public init(
+    package init(
         name: String, methods: [DBusMethodDescription] = [],
         properties: [DBusPropertyDescription] = [], signals: [DBusSignalDescription] = []
     ) {
@@ -26,46 +26,46 @@ public struct DBusInterfaceDescription: Sendable {
 }
 
 /// A named, typed argument, for signatures and introspection.
-public struct DBusArgument: Sendable {
+package struct DBusArgument: Sendable {
     /// The argument's name, shown in introspection only (calls are matched by type, not name).
-    public var name: String
+    package var name: String
     /// The argument's single complete type (`s`, `a{sv}`).
-    public var type: DBusSignature
+    package var type: DBusSignature
 
     /// An argument from its name and type: `DBusArgument("options", "a{sv}")`.
-    public init(_ name: String, _ type: DBusSignature) {
+    package init(_ name: String, _ type: DBusSignature) {
         self.name = name
         self.type = type
     }
 }
 
 /// A method call being served.
-public struct DBusMethodInvocation: Sendable {
+package struct DBusMethodInvocation: Sendable {
     /// The call as received: sender, path, arguments.
-    public let message: DBusMessage
+    package let message: DBusMessage
     /// The call's arguments.
-    public var arguments: [DBusValue] { message.body }
+    package var arguments: [DBusValue] { message.body }
     /// The caller's unique name.
-    public var sender: String { message.sender ?? "" }
+    package var sender: String { message.sender ?? "" }
 }
 
 /// An exported method. The handler runs as its own task: it may call out, even back into the
 /// caller, without blocking the connection. A thrown `DBusError` becomes the error reply.
-public struct DBusMethodDescription: Sendable {
+package struct DBusMethodDescription: Sendable {
     /// The member name calls use (`ReadValue`).
-    public var name: String
+    package var name: String
     /// The arguments a call must carry: a call whose signature differs gets `InvalidArgs` and
     /// the handler does not run.
-    public var inputs: [DBusArgument]
+    package var inputs: [DBusArgument]
     /// What the handler must return: a reply with another signature is replaced by a `Failed`
     /// error.
-    public var outputs: [DBusArgument]
+    package var outputs: [DBusArgument]
     /// Serves one call, as its own task; returns the reply body, or throws (a `DBusError` is sent
     /// as is, anything else as `Failed`).
-    public var handler: @Sendable (DBusMethodInvocation) async throws -> [DBusValue]
+    package var handler: @Sendable (DBusMethodInvocation) async throws -> [DBusValue]
 
     /// A method from its name, signature and handler; no arguments and no results by default.
-    public init(
+    package init(
         _ name: String, inputs: [DBusArgument] = [], outputs: [DBusArgument] = [],
         handler: @escaping @Sendable (DBusMethodInvocation) async throws -> [DBusValue]
     ) {
@@ -82,17 +82,17 @@ public struct DBusMethodDescription: Sendable {
 /// An exported property. Values live in the connection (set with `setProperties`), so `Get`,
 /// `GetAll` and `GetManagedObjects` answer at once; a writable property has a `setter` that
 /// validates the value and applies it (usually through `setProperties`).
-public struct DBusPropertyDescription: Sendable {
+package struct DBusPropertyDescription: Sendable {
     /// The property name `Get`, `Set` and `PropertiesChanged` use (`Value`, `Notifying`).
-    public var name: String
+    package var name: String
     /// The value's type: `Set` with a value of another type gets `InvalidArgs`.
-    public var type: DBusSignature
+    package var type: DBusSignature
     /// Validates and applies a `Set` (throwing rejects it); `nil` makes the property read-only
     /// (`PropertyReadOnly`).
-    public var setter: (@Sendable (DBusValue, DBusMethodInvocation) async throws -> Void)?
+    package var setter: (@Sendable (DBusValue, DBusMethodInvocation) async throws -> Void)?
 
     /// A property from its name and type; read-only unless a `setter` is given.
-    public init(
+    package init(
         _ name: String, _ type: DBusSignature,
         setter: (@Sendable (DBusValue, DBusMethodInvocation) async throws -> Void)? = nil
     ) {
@@ -103,29 +103,29 @@ public struct DBusPropertyDescription: Sendable {
 }
 
 /// A signal an interface emits, for introspection.
-public struct DBusSignalDescription: Sendable {
+package struct DBusSignalDescription: Sendable {
     /// The signal's member name (`PropertiesChanged`).
-    public var name: String
+    package var name: String
     /// The signal's arguments, as introspection shows them.
-    public var arguments: [DBusArgument]
+    package var arguments: [DBusArgument]
 
     /// A signal from its name and arguments (none by default).
-    public init(_ name: String, _ arguments: [DBusArgument] = []) {
+    package init(_ name: String, _ arguments: [DBusArgument] = []) {
         self.name = name
         self.arguments = arguments
     }
 }
 
 /// An interface instance on an object: its description and current property values.
-public struct DBusExportedInterface: Sendable {
+package struct DBusExportedInterface: Sendable {
     /// The interface's methods, properties and signals, which dispatch and introspection use.
-    public var description: DBusInterfaceDescription
+    package var description: DBusInterfaceDescription
     /// The current property values by name, answered by `Get`/`GetAll`/`GetManagedObjects`;
     /// change them later with `setProperties` so that `PropertiesChanged` is emitted.
-    public var properties: [String: DBusValue]
+    package var properties: [String: DBusValue]
 
     /// An interface ready to `export`, with its initial property values (none by default).
-    public init(_ description: DBusInterfaceDescription, properties: [String: DBusValue] = [:]) {
+    package init(_ description: DBusInterfaceDescription, properties: [String: DBusValue] = [:]) {
         self.description = description
         self.properties = properties
     }

@@ -1,9 +1,7 @@
 import CBlueZ
 import ProcessThreads
 import Synchronization
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Drives one libdbus connection from one dedicated thread.
 ///

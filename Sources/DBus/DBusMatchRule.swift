@@ -1,26 +1,24 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Which signals a subscriber wants: the bus delivers them, and the connection routes each
 /// to the subscribers whose rule it matches.
-public struct DBusMatchRule: Hashable, Sendable, CustomStringConvertible {
+package struct DBusMatchRule: Hashable, Sendable, CustomStringConvertible {
     /// A well-known (`org.bluez`) or unique (`:1.7`) sender name.
-    public var sender: String?
+    package var sender: String?
     /// The signal's interface (`org.freedesktop.DBus.Properties`); `nil` matches any.
-    public var interface: String?
+    package var interface: String?
     /// The signal's name (`PropertiesChanged`); `nil` matches any.
-    public var member: String?
+    package var member: String?
     /// Exactly this object path, not the paths below it (use `pathNamespace` for those).
-    public var path: DBusObjectPath?
+    package var path: DBusObjectPath?
     /// Matches `path` and every path below it.
-    public var pathNamespace: DBusObjectPath?
+    package var pathNamespace: DBusObjectPath?
     /// The first argument, when it is a string (`NameOwnerChanged` names, `PropertiesChanged`
     /// interfaces).
-    public var arg0: String?
+    package var arg0: String?
 
     /// A rule for signals; unset fields match anything.
-    public init(
+    package init(
         sender: String? = nil, interface: String? = nil, member: String? = nil,
         path: DBusObjectPath? = nil, pathNamespace: DBusObjectPath? = nil, arg0: String? = nil
     ) {
@@ -33,7 +31,7 @@ public struct DBusMatchRule: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The rule in the bus's `AddMatch` syntax.
-    public var description: String {
+    package var description: String {
         var parts = ["type='signal'"]
         func add(_ key: String, _ value: String?) {
             guard let value else { return }

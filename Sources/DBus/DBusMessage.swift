@@ -2,9 +2,9 @@
 ///
 /// libdbus messages are reference-counted C objects tied to the loop thread; converting them
 /// to values at the edge keeps every other thread free of C pointers and of refcount bugs.
-public struct DBusMessage: Sendable {
+package struct DBusMessage: Sendable {
     /// The four message types of the D-Bus specification.
-    public enum Kind: Sendable, Equatable {
+    package enum Kind: Sendable, Equatable {
         case methodCall
         case methodReturn
         case error
@@ -12,31 +12,31 @@ public struct DBusMessage: Sendable {
     }
 
     /// Call, return, error or signal: decides which of the other fields are meaningful.
-    public var kind: Kind
+    package var kind: Kind
     /// The object a call is addressed to or a signal is emitted from; `nil` on replies.
-    public var path: DBusObjectPath?
+    package var path: DBusObjectPath?
     /// The interface of the call or signal (`org.bluez.Device1`); optional on calls.
-    public var interface: String?
+    package var interface: String?
     /// The method or signal name (`Connect`, `PropertiesChanged`); `nil` on replies.
-    public var member: String?
+    package var member: String?
     /// For `.error`: the error name (`org.bluez.Error.InProgress`).
-    public var errorName: String?
+    package var errorName: String?
     /// The bus name the message is sent to: required for calls, set on replies to the caller;
     /// `nil` on a signal broadcasts it.
-    public var destination: String?
+    package var destination: String?
     /// The sender's unique name (`:1.42`), set on received messages.
-    public var sender: String?
+    package var sender: String?
     /// Set on received messages.
-    public var serial: UInt32 = 0
+    package var serial: UInt32 = 0
     /// For replies: the serial of the call answered.
-    public var replySerial: UInt32?
+    package var replySerial: UInt32?
     /// For calls: the caller does not want a reply.
-    public var noReplyExpected = false
+    package var noReplyExpected = false
     /// The arguments.
-    public var body: [DBusValue]
+    package var body: [DBusValue]
 
     /// A message from its parts; most callers use `methodCall` or `signal`.
-    public init(
+    package init(
         kind: Kind, path: DBusObjectPath? = nil, interface: String? = nil, member: String? = nil,
         errorName: String? = nil, destination: String? = nil, body: [DBusValue] = []
     ) {
@@ -50,21 +50,21 @@ public struct DBusMessage: Sendable {
     }
 
     /// A method call to `destination`.
-    public static func methodCall(
+    package static func methodCall(
         destination: String, path: DBusObjectPath, interface: String, member: String, body: [DBusValue] = []
     ) -> DBusMessage {
         DBusMessage(kind: .methodCall, path: path, interface: interface, member: member, destination: destination, body: body)
     }
 
     /// A signal emitted from `path`.
-    public static func signal(
+    package static func signal(
         path: DBusObjectPath, interface: String, member: String, body: [DBusValue] = []
     ) -> DBusMessage {
         DBusMessage(kind: .signal, path: path, interface: interface, member: member, body: body)
     }
 
     /// The signature of the body (`sa{sv}as` …).
-    public var signature: DBusSignature {
+    package var signature: DBusSignature {
         DBusSignature(unchecked: body.map(\.signature.rawValue).joined())
     }
 }

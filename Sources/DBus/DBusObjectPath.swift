@@ -2,14 +2,14 @@
 ///
 /// Validated on construction: libdbus aborts the process on an invalid path, so a path built
 /// from outside data (a device address, a peer's reply) must be checked before it reaches C.
-public struct DBusObjectPath: Hashable, Sendable, Comparable, CustomStringConvertible,
+package struct DBusObjectPath: Hashable, Sendable, Comparable, CustomStringConvertible,
     ExpressibleByStringLiteral
 {
     /// The path text.
-    public let rawValue: String
+    package let rawValue: String
 
     /// A path, or `nil` unless it is `/` or `/`-separated non-empty `[A-Za-z0-9_]` elements.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         guard Self.isValid(text) else { return nil }
         rawValue = text
     }
@@ -21,36 +21,36 @@ public struct DBusObjectPath: Hashable, Sendable, Comparable, CustomStringConver
     }
 
     /// A literal path; a malformed literal is a programming error.
-    public init(stringLiteral value: String) {
+    package init(stringLiteral value: String) {
         guard let path = DBusObjectPath(value) else { preconditionFailure("invalid object path literal \(value)") }
         self = path
     }
 
     /// The root path `/`.
-    public static let root: DBusObjectPath = "/"
+    package static let root: DBusObjectPath = "/"
 
     /// The path of a child element; `element` is sanitised to the allowed characters.
-    public func appending(_ element: String) -> DBusObjectPath {
+    package func appending(_ element: String) -> DBusObjectPath {
         let clean = String(element.map { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") ? $0 : "_" })
         let text = (rawValue == "/" ? "" : rawValue) + "/" + (clean.isEmpty ? "_" : clean)
         return DBusObjectPath(text)!
     }
 
     /// Whether this path is `ancestor` or lies below it.
-    public func isDescendant(of ancestor: DBusObjectPath) -> Bool {
+    package func isDescendant(of ancestor: DBusObjectPath) -> Bool {
         ancestor.rawValue == "/" || rawValue == ancestor.rawValue || rawValue.hasPrefix(ancestor.rawValue + "/")
     }
 
     /// The last element (`hci0` for `/org/bluez/hci0`).
-    public var lastElement: String {
+    package var lastElement: String {
         String(rawValue.split(separator: "/").last ?? "")
     }
 
     /// The path text (`/org/bluez/hci0`), as logs print it.
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// Orders paths by their text, so listings (and `GetManagedObjects`) come out stable.
-    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
 
     static func isValid(_ text: String) -> Bool {
         guard text.first == "/" else { return false }

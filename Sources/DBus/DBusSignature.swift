@@ -1,10 +1,10 @@
 /// A D-Bus type signature (`s`, `a{sv}`, `a{oa{sa{sv}}}` …).
-public struct DBusSignature: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+package struct DBusSignature: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// The signature text.
-    public let rawValue: String
+    package let rawValue: String
 
     /// A signature, or `nil` when the text is not a sequence of complete D-Bus types.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         var index = text.utf8.startIndex
         while index != text.utf8.endIndex {
             guard let next = Self.completeType(in: text.utf8, from: index, depth: 0) else { return nil }
@@ -16,16 +16,16 @@ public struct DBusSignature: Hashable, Sendable, CustomStringConvertible, Expres
     init(unchecked text: String) { rawValue = text }
 
     /// A literal signature; a malformed literal is a programming error.
-    public init(stringLiteral value: String) {
+    package init(stringLiteral value: String) {
         guard let signature = DBusSignature(value) else { preconditionFailure("invalid signature literal \(value)") }
         self = signature
     }
 
     /// The signature text (`a{sv}`), as logs and introspection XML print it.
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// The complete types the signature is made of (`sa{sv}` → `s`, `a{sv}`).
-    public var completeTypes: [DBusSignature] {
+    package var completeTypes: [DBusSignature] {
         var types: [DBusSignature] = []
         var index = rawValue.utf8.startIndex
         while index != rawValue.utf8.endIndex, let next = Self.completeType(in: rawValue.utf8, from: index, depth: 0) {

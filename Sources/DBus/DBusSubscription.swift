@@ -4,7 +4,7 @@ import Synchronization
 /// descriptor from `watch(readable:_:ended:)`. Cancelling ends it once: a second cancel does
 /// nothing (the bus counts match rules, so removing one twice could remove another
 /// subscriber's).
-public final class DBusSubscription: Sendable {
+package final class DBusSubscription: Sendable {
     private let cancelHandler: Mutex<(@Sendable () -> Void)?>
 
     init(cancel: @escaping @Sendable () -> Void) {
@@ -12,7 +12,7 @@ public final class DBusSubscription: Sendable {
     }
 
     /// Ends the subscription.
-    public func cancel() {
+    package func cancel() {
         cancelHandler.withLock { handler in
             defer { handler = nil }
             return handler

@@ -2,31 +2,31 @@
 /// matching nested enum cases.
 extension DBusValue {
     /// The value inside a variant (recursively), or the value itself.
-    public var unwrapped: DBusValue {
+    package var unwrapped: DBusValue {
         if case .variant(let inner) = self { return inner.unwrapped }
         return self
     }
 
     /// The text of an `s`, through any variants; `nil` for every other type (even `o` and `g`).
-    public var string: String? {
+    package var string: String? {
         if case .string(let value) = unwrapped { return value }
         return nil
     }
 
     /// The path of an `o`, through any variants; `nil` for every other type.
-    public var objectPath: DBusObjectPath? {
+    package var objectPath: DBusObjectPath? {
         if case .objectPath(let value) = unwrapped { return value }
         return nil
     }
 
     /// The value of a `b`, through any variants; `nil` for every other type (no integer coercion).
-    public var bool: Bool? {
+    package var bool: Bool? {
         if case .boolean(let value) = unwrapped { return value }
         return nil
     }
 
     /// Any integer type that fits an `Int` (RSSI is `n`, MTU `q`, percentages `y` …).
-    public var integer: Int? {
+    package var integer: Int? {
         switch unwrapped {
         case .byte(let v): Int(v)
         case .int16(let v): Int(v)
@@ -40,7 +40,7 @@ extension DBusValue {
     }
 
     /// `ay` (or an array of bytes in the generic form).
-    public var bytes: [UInt8]? {
+    package var bytes: [UInt8]? {
         switch unwrapped {
         case .bytes(let bytes): return bytes
         case .array(let type, let elements) where type.rawValue == "y":
@@ -51,13 +51,13 @@ extension DBusValue {
 
     /// The descriptor of an `h`, through any variants: open while the returned object lives;
     /// `duplicate()` it for code that outlives the object.
-    public var fileDescriptor: DBusFileDescriptor? {
+    package var fileDescriptor: DBusFileDescriptor? {
         if case .unixFD(let fd) = unwrapped { return fd }
         return nil
     }
 
     /// The elements of an array (`ay` as bytes).
-    public var elements: [DBusValue]? {
+    package var elements: [DBusValue]? {
         switch unwrapped {
         case .array(_, let elements): return elements
         case .bytes(let bytes): return bytes.map(DBusValue.byte)
@@ -66,12 +66,12 @@ extension DBusValue {
     }
 
     /// `as`.
-    public var strings: [String]? {
+    package var strings: [String]? {
         elements?.compactMap(\.string)
     }
 
     /// A dictionary with string keys (`a{sv}`, `a{sa{sv}}`) as a Swift dictionary.
-    public var stringDictionary: [String: DBusValue]? {
+    package var stringDictionary: [String: DBusValue]? {
         guard case .dictionary(_, _, let entries) = unwrapped else { return nil }
         var result: [String: DBusValue] = [:]
         for entry in entries {
@@ -81,7 +81,7 @@ extension DBusValue {
     }
 
     /// A dictionary with object-path keys (`a{oa{sa{sv}}}`) as a Swift dictionary.
-    public var objectPathDictionary: [DBusObjectPath: DBusValue]? {
+    package var objectPathDictionary: [DBusObjectPath: DBusValue]? {
         guard case .dictionary(_, _, let entries) = unwrapped else { return nil }
         var result: [DBusObjectPath: DBusValue] = [:]
         for entry in entries {
@@ -94,7 +94,7 @@ extension DBusValue {
 /// Builders for the container shapes BlueZ uses.
 extension DBusValue {
     /// `a{sv}`, keys sorted so the wire form is deterministic.
-    public static func properties(_ values: [String: DBusValue]) -> DBusValue {
+    package static func properties(_ values: [String: DBusValue]) -> DBusValue {
         .dictionary(
             keyType: "s", valueType: "v",
             values.sorted { $0.key < $1.key }.map {
@@ -103,7 +103,7 @@ extension DBusValue {
     }
 
     /// `a{sa{sv}}`: interfaces with their properties.
-    public static func interfaces(_ values: [String: [String: DBusValue]]) -> DBusValue {
+    package static func interfaces(_ values: [String: [String: DBusValue]]) -> DBusValue {
         .dictionary(
             keyType: "s", valueType: "a{sv}",
             values.sorted { $0.key < $1.key }.map {
@@ -112,7 +112,7 @@ extension DBusValue {
     }
 
     /// `as`.
-    public static func strings(_ values: [String]) -> DBusValue {
+    package static func strings(_ values: [String]) -> DBusValue {
         .array(elementType: "s", values.map(DBusValue.string))
     }
 }

@@ -2,7 +2,7 @@
 ///
 /// Containers keep their element type so an empty array still has a signature. `ay` has its
 /// own case because it is how notifications travel: one contiguous copy, not one enum per byte.
-public indirect enum DBusValue: Hashable, Sendable {
+package indirect enum DBusValue: Hashable, Sendable {
     case byte(UInt8)
     case boolean(Bool)
     case int16(Int16)
@@ -26,7 +26,7 @@ public indirect enum DBusValue: Hashable, Sendable {
     case variant(DBusValue)
 
     /// The value's complete type signature (`a{sv}`, `(ay)` …).
-    public var signature: DBusSignature {
+    package var signature: DBusSignature {
         switch self {
         case .byte: "y"
         case .boolean: "b"
@@ -51,14 +51,14 @@ public indirect enum DBusValue: Hashable, Sendable {
 }
 
 /// One `{key value}` entry of a D-Bus dictionary.
-public struct DBusDictionaryEntry: Hashable, Sendable {
+package struct DBusDictionaryEntry: Hashable, Sendable {
     /// The entry's key: a basic type (string, integer, object path …), as D-Bus requires.
-    public let key: DBusValue
+    package let key: DBusValue
     /// The entry's value, of the dictionary's value type (often a `v` variant).
-    public let value: DBusValue
+    package let value: DBusValue
 
     /// An entry from its key and value.
-    public init(key: DBusValue, value: DBusValue) {
+    package init(key: DBusValue, value: DBusValue) {
         self.key = key
         self.value = value
     }

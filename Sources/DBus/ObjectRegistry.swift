@@ -78,10 +78,6 @@ final class ObjectRegistry {
                 body: [.string(interface), .properties(changed), .strings(invalidated)]))
     }
 
-    func property(_ path: DBusObjectPath, interface: String, name: String) -> DBusValue? {
-        objects[path]?.interfaces[interface]?.properties[name]
-    }
-
     // MARK: Serving calls
 
     func handle(_ message: DBusMessage, loop: DBusLoop) {

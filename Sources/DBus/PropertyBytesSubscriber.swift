@@ -1,7 +1,5 @@
 import CBlueZ
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A `subscribe(toBytesOf:…)` subscriber: one byte-array property of one object.
 ///

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Replaces a state file so that a crash or power cut leaves either the old or the new
 /// contents, never a mix, and the new contents are on disk when `replace` returns: write a
@@ -8,16 +6,16 @@ import Glibc
 ///
 /// Credentials and sensor bindings are written this way (the gateway must not lose a token the
 /// server has already rotated, nor a binding a technician just made).
-public enum DurableFile {
+package enum DurableFile {
     /// A step of the replacement failed; the old file, if any, is untouched.
-    public struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         /// What was being done (`write /var/lib/edge-gateway/sensors.json.tmp-42`).
-        public let operation: String
+        package let operation: String
         /// `strerror` of the failing call.
-        public let reason: String
+        package let reason: String
 
         /// `could not <operation>: <reason>`: the failing step and its `strerror`, for operators.
-        public var description: String { "could not \(operation): \(reason)" }
+        package var description: String { "could not \(operation): \(reason)" }
     }
 
     /// Replaces `path` with `bytes`, giving the file `mode`; creates the directory with
@@ -27,7 +25,7 @@ public enum DurableFile {
     /// `synced: false` keeps the rename (readers see the old file or the new one, never half)
     /// but skips both fsyncs: for a snapshot the next write replaces anyway, which a power cut
     /// may take back to an older version but must not cost an SD card a flush each time.
-    public static func replace(
+    package static func replace(
         _ path: String, with bytes: some Collection<UInt8>, mode: mode_t = 0o600, directoryMode: mode_t = 0o700,
         synced: Bool = true
     ) throws(Failure) {
@@ -61,7 +59,7 @@ public enum DurableFile {
     ///
     /// Files other processes may open as soon as they appear (the queue) are built aside and
     /// published this way, so nobody ever sees one half made, and two creators cannot clash.
-    public static func publish(_ temporary: String, as path: String) throws(Failure) -> Bool {
+    package static func publish(_ temporary: String, as path: String) throws(Failure) -> Bool {
         defer { unlink(temporary) }
         guard link(temporary, path) == 0 else {
             guard errno == EEXIST else { throw failure("link \(temporary) to \(path)") }

@@ -5,7 +5,8 @@ import FoundationEssentials
 import Foundation
 #endif
 import GatewayCommandLine
-import GatewayDaemon
+import GatewayConfiguration
+import OutputFormats
 
 /// `edge-gateway config`: the configuration as the gateway sees it.
 struct ConfigCommand: ParsableCommand {

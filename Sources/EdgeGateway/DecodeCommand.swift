@@ -1,6 +1,7 @@
 import ArgumentParser
 import GatewayCommandLine
-import GatewayDaemon
+import GatewayOperations
+import OutputFormats
 
 /// `edge-gateway decode`: lets a technician check what a strap sent, from a hex dump.
 struct DecodeCommand: ParsableCommand {
@@ -68,5 +69,5 @@ struct DecodeCommand: ParsableCommand {
 
 extension DecodableCharacteristic: ExpressibleByArgument {
     /// The names `--help` lists.
-    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+    package static var allValueStrings: [String] { allCases.map(\.rawValue) }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import GatewayCommandLine
-import GatewayDaemon
+import GatewayOperations
+import OutputFormats
 
 /// `edge-gateway doctor`: the technician's check-list before leaving a site.
 struct DoctorCommand: AsyncParsableCommand {

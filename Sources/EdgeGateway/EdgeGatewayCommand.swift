@@ -1,6 +1,5 @@
 import ArgumentParser
 import GatewayCommandLine
-import GatewayDaemon
 import ProcessThreads
 
 /// The process's entry point: the command runs on one loop thread, the main one, which sleeps

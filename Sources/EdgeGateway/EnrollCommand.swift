@@ -5,8 +5,9 @@ import FoundationEssentials
 import Foundation
 #endif
 import GatewayCommandLine
-import GatewayDaemon
 import Uplink
+import GatewayOperations
+import OutputFormats
 
 /// `edge-gateway enroll`: gets this gateway its JHE credentials, or shows them.
 struct EnrollCommand: AsyncParsableCommand {

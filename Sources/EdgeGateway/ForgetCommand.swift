@@ -2,7 +2,8 @@ import ArgumentParser
 import BlueZ
 import GATTHeartRate
 import GatewayCommandLine
-import GatewayDaemon
+import GatewayPipeline
+import OutputFormats
 
 /// `edge-gateway forget`: unbinds a strap (and makes bluetoothd forget it with `--remove`).
 struct ForgetCommand: AsyncParsableCommand {

@@ -8,7 +8,8 @@ import Foundation
 import Glibc
 import GATTHeartRate
 import GatewayCommandLine
-import GatewayDaemon
+import GatewayPipeline
+import OutputFormats
 
 /// `edge-gateway live`: decoded samples as they arrive, for a technician checking a strap.
 struct LiveCommand: AsyncParsableCommand {
@@ -148,7 +149,7 @@ actor SamplePrinter {
     private func jsonLine(_ sample: HeartRateSample) -> String {
         var line = JSONLine()
         line.add("address", .string(sample.sensor.description))
-        line.add("time", .string(RFC3339Text.format(sample.captured.wallClock)))
+        line.add("time", .string(RFC3339.format(sample.captured.wallClock)))
         line.add("bpm", .integer(Int(sample.measurement.bpm)))
         line.add("contact", .string(sample.measurement.contact.rawValue))
         line.add(

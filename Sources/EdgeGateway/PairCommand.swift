@@ -7,7 +7,8 @@ import Foundation
 #endif
 import GATTHeartRate
 import GatewayCommandLine
-import GatewayDaemon
+import GatewayPipeline
+import OutputFormats
 
 /// `edge-gateway pair`: checks a strap is a heart-rate strap, bonds when it can, and binds it.
 struct PairCommand: AsyncParsableCommand {

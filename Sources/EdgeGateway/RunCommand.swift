@@ -9,6 +9,7 @@ import GatewayCommandLine
 import GatewayDaemon
 import Logging
 import OfflineQueue
+import GatewayPipeline
 
 /// `edge-gateway run`: the daemon systemd starts (`deploy/edge-gateway.service`).
 struct RunCommand: AsyncParsableCommand {

@@ -3,8 +3,9 @@ import BlueZ
 import DBus
 import GATTHeartRate
 import GatewayCommandLine
-import GatewayDaemon
 import ProcessThreads
+import GatewayPipeline
+import OutputFormats
 
 /// `edge-gateway scan`: which heart-rate straps are nearby, as they are found.
 struct ScanCommand: AsyncParsableCommand {

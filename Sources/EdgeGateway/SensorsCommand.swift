@@ -2,7 +2,8 @@ import ArgumentParser
 import BlueZ
 import GATTHeartRate
 import GatewayCommandLine
-import GatewayDaemon
+import GatewayPipeline
+import OutputFormats
 
 /// `edge-gateway sensors`: the bound straps, with what bluetoothd currently knows of them.
 struct SensorsCommand: AsyncParsableCommand {
@@ -34,7 +35,7 @@ struct SensorsCommand: AsyncParsableCommand {
     }
 
     private func print(_ binding: SensorBinding, _ info: Device.Info?) {
-        let added = RFC3339Text.format(binding.addedAt)
+        let added = RFC3339.format(binding.addedAt)
         if options.json {
             var line = JSONLine()
             line.add("address", .string(binding.address.description))

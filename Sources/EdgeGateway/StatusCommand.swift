@@ -1,6 +1,8 @@
 import ArgumentParser
 import GatewayCommandLine
-import GatewayDaemon
+import GatewayOperations
+import GatewayStatus
+import OutputFormats
 
 /// `edge-gateway status`: what the gateway is doing, from the state directory, whether or not
 /// the daemon runs.

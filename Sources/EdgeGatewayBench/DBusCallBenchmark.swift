@@ -2,9 +2,7 @@ import BlueZ
 import DBus
 import BlueZSimulator
 import CLinux
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Method calls per second through the D-Bus layer and a real dbus-daemon, and whether the
 /// heap grows with them: 20,000 echo calls of an `a{sv}` after a warm-up, with the heap in use

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `edge-gateway-bench [NAME …]`: release-build benchmarks that print their figures.
 /// With no names, runs them all. Run with `swift run -c release edge-gateway-bench`.

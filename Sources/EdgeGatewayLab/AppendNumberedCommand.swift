@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import GatewayCommandLine
-import GatewayDaemon
 import OfflineQueue
+import OutputFormats
 
 /// A hidden load generator for the crash-consistency test and the sandbox test: appends records
 /// whose payload is a decimal number, as fast as the queue accepts them, and prints each number

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import GatewayCommandLine
-import GatewayDaemon
+import OutputFormats
 
 /// `edge-gateway-lab demo`: the gateway's whole job in one command on simulated parts, ending with
 /// a verdict a newcomer can trust: every accepted sample delivered exactly once.

@@ -1,6 +1,5 @@
 import ArgumentParser
 import GatewayCommandLine
-import GatewayDaemon
 
 /// The lab: everything for trying, demonstrating and testing the gateway without hardware.
 /// None of it is installed on a box (the .deb ships `edge-gateway` alone): it carries test

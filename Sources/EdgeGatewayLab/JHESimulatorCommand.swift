@@ -1,8 +1,8 @@
 import ArgumentParser
 import Foundation
 import GatewayCommandLine
-import GatewayDaemon
 import JHESimulator
+import OutputFormats
 
 /// `edge-gateway-lab jhe-simulator`: runs the loopback JHE stand-in for demos and manual tests.
 struct JHESimulatorCommand: AsyncParsableCommand {

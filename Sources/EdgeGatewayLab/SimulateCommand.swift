@@ -2,7 +2,7 @@ import ArgumentParser
 import BlueZSimulator
 import Foundation
 import GatewayCommandLine
-import GatewayDaemon
+import OutputFormats
 
 /// `edge-gateway-lab simulate`: a private bus with a simulated bluetoothd and heart-rate straps,
 /// for trying the gateway (or any BlueZ client) on a machine without Bluetooth.

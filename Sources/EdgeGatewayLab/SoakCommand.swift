@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import GatewayCommandLine
-import GatewayDaemon
+import OutputFormats
 
 /// `edge-gateway-lab soak`: the demo's stage for an hour or more, with the field's faults on a
 /// schedule, to show that the daemon's memory and open files stay flat and that nothing is lost.

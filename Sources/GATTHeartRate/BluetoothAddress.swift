@@ -1,17 +1,17 @@
 /// A Bluetooth device address (`F0:1D:2E:3C:4B:5A`), the key a strap is bound and stored by.
-public struct BluetoothAddress: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
+package struct BluetoothAddress: Sendable, Hashable, Codable, Comparable, CustomStringConvertible {
     /// The six bytes, most significant first, as written.
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
 
     /// An address from its six bytes; `nil` for any other count.
-    public init?(bytes: [UInt8]) {
+    package init?(bytes: [UInt8]) {
         guard bytes.count == 6 else { return nil }
         self.bytes = bytes
     }
 
     /// Parses `F0:1D:2E:3C:4B:5A` in either case, with `:`, `-` or `_` between the bytes
     /// (the last is how BlueZ object paths spell it: `dev_F0_1D_2E_3C_4B_5A`).
-    public init?(_ text: some StringProtocol) {
+    package init?(_ text: some StringProtocol) {
         let parts = text.split(omittingEmptySubsequences: false) { ":-_".contains($0) }
         guard parts.count == 6, parts.allSatisfy({ $0.count == 2 }) else { return nil }
         let bytes = parts.compactMap { UInt8($0, radix: 16) }
@@ -19,7 +19,7 @@ public struct BluetoothAddress: Sendable, Hashable, Codable, Comparable, CustomS
     }
 
     /// Upper case with colons, as BlueZ's `Address` property shows it.
-    public var description: String {
+    package var description: String {
         bytes.map { byte in
             let digits = String(byte, radix: 16, uppercase: true)
             return byte < 0x10 ? "0" + digits : digits
@@ -27,13 +27,13 @@ public struct BluetoothAddress: Sendable, Hashable, Codable, Comparable, CustomS
     }
 
     /// Byte order, most significant first: the order `F0:1D:…` text sorts in, for stable listings.
-    public static func < (lhs: Self, rhs: Self) -> Bool {
+    package static func < (lhs: Self, rhs: Self) -> Bool {
         lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
     }
 
     /// Decodes the text form (`F0:1D:2E:3C:4B:5A`, any separator `init?(_:)` accepts); other
     /// text throws `DecodingError.dataCorrupted`.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         let text = try container.decode(String.self)
         guard let address = BluetoothAddress(text) else {
@@ -44,7 +44,7 @@ public struct BluetoothAddress: Sendable, Hashable, Codable, Comparable, CustomS
     }
 
     /// Encodes the upper-case, colon-separated text (`description`), not the bytes.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(description)
     }

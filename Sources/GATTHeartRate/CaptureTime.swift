@@ -1,11 +1,7 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
 #endif
 
 /// When a sample arrived, recorded so that a wrong wall clock can be repaired later.
@@ -13,20 +9,20 @@ import Foundation
 /// Straps send no timestamps, and a Raspberry Pi without a battery clock can run days off after
 /// a cold boot until NTP syncs. Keeping the monotonic time and the boot it belongs to lets the
 /// gateway re-stamp samples taken before synchronisation from the offset it learns afterwards.
-public struct CaptureTime: Sendable, Hashable, Codable {
+package struct CaptureTime: Sendable, Hashable, Codable {
     /// Wall-clock time in nanoseconds since 1970-01-01T00:00:00Z. An integer, so stored
     /// samples round-trip exactly whatever encoder writes them.
-    public var wallClockNanoseconds: Int64
+    package var wallClockNanoseconds: Int64
     /// Whether the system clock was synchronised when the sample was taken.
-    public var wallClockSynchronized: Bool
+    package var wallClockSynchronized: Bool
     /// Nanoseconds since boot on a clock that never jumps (`CLOCK_BOOTTIME`).
-    public var monotonicNanoseconds: UInt64
+    package var monotonicNanoseconds: UInt64
     /// The kernel's boot id (`/proc/sys/kernel/random/boot_id`): monotonic times compare only
     /// within one boot.
-    public var bootID: UUID
+    package var bootID: UUID
 
     /// A capture time from its parts.
-    public init(
+    package init(
         wallClockNanoseconds: Int64, wallClockSynchronized: Bool,
         monotonicNanoseconds: UInt64, bootID: UUID
     ) {
@@ -37,7 +33,7 @@ public struct CaptureTime: Sendable, Hashable, Codable {
     }
 
     /// The wall-clock time as a `Date`.
-    public var wallClock: Date {
+    package var wallClock: Date {
         Date(timeIntervalSince1970: Double(wallClockNanoseconds) / 1_000_000_000)
     }
 

@@ -1,11 +1,7 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
 #endif
 
 /// The compact binary form of a sample, which the offline queue stores (≈ 70 bytes where the
@@ -36,9 +32,9 @@ import Foundation
 extension HeartRateSample {
     /// The first byte of the binary form with one-byte lengths; a later incompatible layout
     /// takes the next free number.
-    public static let binaryFormat: UInt8 = 1
+    package static let binaryFormat: UInt8 = 1
     /// The first byte of the binary form with two-byte lengths, for a field over 255 bytes.
-    public static let wideBinaryFormat: UInt8 = 2
+    package static let wideBinaryFormat: UInt8 = 2
 
     /// Bits of the flags byte.
     enum BinaryFlag {
@@ -50,7 +46,7 @@ extension HeartRateSample {
     /// The sample in the binary form: format 1 when every field fits a one-byte length, format 2
     /// otherwise. Throws only for a field over 65,535 bytes, which no strap can send (an ATT
     /// value is at most 512 bytes) and no configuration accepts as a patient id.
-    public func binaryEncoded() throws(SampleEncodingError) -> [UInt8] {
+    package func binaryEncoded() throws(SampleEncodingError) -> [UInt8] {
         let patient = patientID.map { Array($0.utf8) }
         let frame = measurement.encoded()
         let wide = max(patient?.count ?? 0, frame.count) > Int(UInt8.max)
@@ -72,7 +68,7 @@ extension HeartRateSample {
     /// Decodes the binary form strictly (see the type's layout): unknown format byte, truncation,
     /// reserved flag bits, bad UTF-8, an undecodable or non-canonical measurement, trailing
     /// bytes and format 2 for fields that fit format 1 each throw their own `SampleDecodingError`.
-    public init(binary: some Collection<UInt8>) throws(SampleDecodingError) {
+    package init(binary: some Collection<UInt8>) throws(SampleDecodingError) {
         var reader = SampleFieldReader(Array(binary))
         let format = try reader.integer(UInt8.self, .format)
         guard format == Self.binaryFormat || format == Self.wideBinaryFormat else {

@@ -1,29 +1,25 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
 #endif
 
 /// One decoded notification, stamped on arrival: the unit the queue stores and the uplink sends.
-public struct HeartRateSample: Sendable, Hashable, Codable, Identifiable {
+package struct HeartRateSample: Sendable, Hashable, Codable, Identifiable {
     /// Minted once at capture and never changed: it becomes the OMH `header.uuid` and the FHIR
     /// identifier `urn:uuid:<id>`, which is what lets the server drop a re-sent sample (409).
-    public var id: UUID
+    package var id: UUID
     /// The strap that sent it.
-    public var sensor: BluetoothAddress
+    package var sensor: BluetoothAddress
     /// The patient the strap was bound to when the sample arrived, if any.
-    public var patientID: String?
+    package var patientID: String?
     /// What the strap measured.
-    public var measurement: HeartRateMeasurement
+    package var measurement: HeartRateMeasurement
     /// When it arrived.
-    public var captured: CaptureTime
+    package var captured: CaptureTime
 
     /// A sample from its parts.
-    public init(
+    package init(
         id: UUID, sensor: BluetoothAddress, patientID: String?,
         measurement: HeartRateMeasurement, captured: CaptureTime
     ) {

@@ -2,9 +2,9 @@
 ///
 /// The bytes come from a file that may be damaged or written by another build, so every failure
 /// is an ordinary, typed result naming the field and the offset, never a trap.
-public struct SampleDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct SampleDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The kinds of failure.
-    public enum Kind: String, Sendable, CaseIterable {
+    package enum Kind: String, Sendable, CaseIterable {
         /// The first byte names a format this build does not know (a JSON sample starts with `{`).
         case unknownFormat = "unknown-format"
         /// The bytes ended before the named field was complete.
@@ -22,7 +22,7 @@ public struct SampleDecodingError: Error, Hashable, Sendable, CustomStringConver
     }
 
     /// The fields of the format, in order; the raw value is the code's suffix.
-    public enum Field: String, Sendable, CaseIterable {
+    package enum Field: String, Sendable, CaseIterable {
         case format
         case sampleID = "sample-id"
         case sensor
@@ -34,25 +34,25 @@ public struct SampleDecodingError: Error, Hashable, Sendable, CustomStringConver
         case measurement
 
         /// The field's name in a sentence.
-        public var name: String {
+        package var name: String {
             rawValue.replacing("-", with: " ")
         }
     }
 
     /// What went wrong.
-    public let kind: Kind
+    package let kind: Kind
     /// The field that failed.
-    public let field: Field
+    package let field: Field
     /// Where the field starts in the bytes.
-    public let offset: Int
+    package let offset: Int
     /// The length of the whole byte string.
-    public let length: Int
+    package let length: Int
     /// The specifics: how many bytes were missing, which format byte, what the 0x2A37 decoder said.
-    public let detail: String
+    package let detail: String
 
     /// A stable, specific code such as `sample.truncated-boot-id` or `sample.unknown-format`, for
     /// scripts and logs.
-    public var code: String {
+    package var code: String {
         switch kind {
         case .unknownFormat, .trailingBytes, .reservedFlags, .invalidMeasurement, .needlessWideForm: "sample.\(kind.rawValue)"
         case .truncated, .invalidUTF8: "sample.\(kind.rawValue)-\(field.rawValue)"
@@ -60,7 +60,7 @@ public struct SampleDecodingError: Error, Hashable, Sendable, CustomStringConver
     }
 
     /// One sentence for an operator.
-    public var description: String {
+    package var description: String {
         "\(length)-byte stored sample: \(kind.rawValue.replacing("-", with: " ")) at offset \(offset) (\(field.name)): \(detail)"
     }
 }

@@ -3,19 +3,19 @@
 ///
 /// No real sample comes near it (an ATT value is at most 512 bytes, and patient ids are short),
 /// so meeting it means the input is wrong; the sample is refused alone.
-public struct SampleEncodingError: Error, Hashable, Sendable, CustomStringConvertible {
+package struct SampleEncodingError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The field that is too long.
-    public let field: SampleDecodingError.Field
+    package let field: SampleDecodingError.Field
     /// How many bytes it would need.
-    public let byteCount: Int
+    package let byteCount: Int
     /// The most the format's length prefix can say.
-    public let limit: Int
+    package let limit: Int
 
     /// A stable code such as `sample.too-long-patient-id`.
-    public var code: String { "sample.too-long-\(field.rawValue)" }
+    package var code: String { "sample.too-long-\(field.rawValue)" }
 
     /// One sentence for an operator.
-    public var description: String {
+    package var description: String {
         "cannot store the heart-rate sample: its \(field.name) is \(byteCount) bytes long; the stored format allows at most \(limit)"
     }
 }

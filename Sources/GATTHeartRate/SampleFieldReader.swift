@@ -1,11 +1,7 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
 #endif
 
 /// Reads the fields of a stored sample (`HeartRateSample(binary:)`) front to back, failing with

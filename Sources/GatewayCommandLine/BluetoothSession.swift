@@ -1,11 +1,10 @@
 import BlueZ
-import GatewayDaemon
 
 /// Opens BlueZ for a command and checks that it can work: the system bus answers, bluetoothd
 /// runs, and the adapter exists and is powered. Each problem gets its own sentence and exit 69.
-public enum BluetoothSession {
+package enum BluetoothSession {
     /// The client and the adapter `options` name, or the reason (exit 69) they cannot be used.
-    public static func open(_ options: GatewayOptions) async throws(CommandFailure) -> (client: BlueZClient, adapter: Adapter) {
+    package static func open(_ options: GatewayOptions) async throws(CommandFailure) -> (client: BlueZClient, adapter: Adapter) {
         let client: BlueZClient
         do {
             client = try await BlueZClient.connect(.system)

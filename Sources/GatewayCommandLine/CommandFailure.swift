@@ -1,13 +1,13 @@
 import ArgumentParser
 import BlueZ
-import GatewayDaemon
+import OutputFormats
 
 /// A command's failure: the sentence for the operator and the exit status for scripts
 /// (`ExitStatus`: 69 BlueZ/adapter unavailable, 75 temporary, 1 other).
-public struct CommandFailure: Error, CustomStringConvertible {
+package struct CommandFailure: Error, CustomStringConvertible {
     let exitCode: ExitCode
     /// The sentence for the operator, printed after `edge-gateway <command>: ` on standard error.
-    public let description: String
+    package let description: String
 
     init(exitCode: ExitCode, description: String) {
         self.exitCode = exitCode
@@ -16,9 +16,9 @@ public struct CommandFailure: Error, CustomStringConvertible {
 
     static func unavailable(_ message: String) -> CommandFailure { CommandFailure(exitCode: ExitStatus.unavailable, description: message) }
     /// A failure that may clear if the command is run again later (exit 75).
-    public static func temporary(_ message: String) -> CommandFailure { CommandFailure(exitCode: ExitStatus.temporaryFailure, description: message) }
+    package static func temporary(_ message: String) -> CommandFailure { CommandFailure(exitCode: ExitStatus.temporaryFailure, description: message) }
     /// Any other failure (exit 1).
-    public static func other(_ message: String) -> CommandFailure { CommandFailure(exitCode: ExitStatus.negative, description: message) }
+    package static func other(_ message: String) -> CommandFailure { CommandFailure(exitCode: ExitStatus.negative, description: message) }
 
     /// The status a BlueZ error deserves: bluetoothd gone → unavailable, transient → temporary.
     init(_ error: BlueZError) {
@@ -30,7 +30,7 @@ public struct CommandFailure: Error, CustomStringConvertible {
     }
 
     /// Runs `body`; a `CommandFailure` is printed to standard error and becomes the exit status.
-    public static func reporting(_ command: String, _ body: () async throws -> Void) async throws {
+    package static func reporting(_ command: String, _ body: () async throws -> Void) async throws {
         do {
             try await body()
         } catch let failure as CommandFailure {

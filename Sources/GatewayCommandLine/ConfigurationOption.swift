@@ -4,14 +4,15 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import GatewayDaemon
+import GatewayConfiguration
+import OutputFormats
 
 /// `--config FILE`: where the gateway's configuration is. Part of ``StateDirectoryOption``
 /// (so every command that touches state finds it the way the daemon does), and usable alone
 /// by a command that needs the configuration but no `--state-dir`.
-public struct ConfigurationOption: ParsableArguments, Sendable {
+package struct ConfigurationOption: ParsableArguments, Sendable {
     /// The defaults, before the command line is parsed (ArgumentParser's requirement).
-    public init() {}
+    package init() {}
 
     /// Where a deployed gateway keeps its configuration.
     static let defaultPath = "/etc/edge-gateway/gateway.toml"
@@ -24,7 +25,7 @@ public struct ConfigurationOption: ParsableArguments, Sendable {
     var path: String?
 
     /// The file in effect.
-    public var effectivePath: String { path ?? Self.defaultPath }
+    package var effectivePath: String { path ?? Self.defaultPath }
 
     /// The configuration in effect (file, then `EDGE_GATEWAY_*` overrides from `environment`).
     /// A missing file is an error only when `--config` named it.

@@ -5,7 +5,7 @@ extension ExitStatus {
     /// The status an uplink failure deserves: a bad link or URL is bad data, an unreachable
     /// or slow server is temporary, a server that answers but refuses is unavailable, and a
     /// credentials file that cannot be written or read is a file problem.
-    public static func status(for error: UplinkError) -> ExitCode {
+    package static func status(for error: UplinkError) -> ExitCode {
         switch error.code {
         case .invalidInvitation, .unsupportedInvitationFormat, .invalidBaseURL, .insecureURL, .invitationNotFound,
             .invitationReissued, .invitationExpired, .invitationCancelled, .invalidClientKey, .unencodableValue:

@@ -1,32 +1,33 @@
 import ArgumentParser
-import GatewayDaemon
+import GatewayPipeline
+import OutputFormats
 
 /// Options every sensor command accepts: where the state lives, which adapter to use, how
 /// much to say, and whether to say it as JSON lines.
-public struct GatewayOptions: ParsableArguments, Sendable {
+package struct GatewayOptions: ParsableArguments, Sendable {
     /// The defaults, before the command line is parsed (ArgumentParser's requirement).
-    public init() {}
+    package init() {}
 
     @OptionGroup var state: StateDirectoryOption
 
     /// `--adapter NAME`: the controller's name as BlueZ knows it (`hci0`); a missing or powered-off
     /// adapter ends the command with exit 69.
     @Option(help: ArgumentHelp("The Bluetooth adapter to use.", valueName: "NAME"))
-    public var adapter = "hci0"
+    package var adapter = "hci0"
 
     /// `--verbose`: narrate each step on standard error (see `explain`); stdout is unchanged.
     @Flag(help: "Explain each step on standard error.")
-    public var verbose = false
+    package var verbose = false
 
     /// `--json`: print JSON objects, one per line, instead of text for people.
     @Flag(help: "Print machine-readable JSON, one object per line.")
-    public var json = false
+    package var json = false
 
     /// The bindings store in the state directory.
     var bindings: SensorBindingStore { SensorBindingStore(directory: state.directory) }
 
     /// Runs `change` on the bindings store; a failure becomes a command failure (exit 1).
-    public func withBindings<T>(_ change: (SensorBindingStore) throws(SensorBindingStore.Failure) -> T) throws(CommandFailure) -> T {
+    package func withBindings<T>(_ change: (SensorBindingStore) throws(SensorBindingStore.Failure) -> T) throws(CommandFailure) -> T {
         do {
             return try change(bindings)
         } catch {
@@ -35,7 +36,7 @@ public struct GatewayOptions: ParsableArguments, Sendable {
     }
 
     /// Prints `line` on standard error with `--verbose`.
-    public func explain(_ line: @autoclosure () -> String) {
+    package func explain(_ line: @autoclosure () -> String) {
         if verbose { StandardError.writeLine(line()) }
     }
 }

@@ -4,13 +4,13 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import GatewayDaemon
 import OfflineQueue
+import OutputFormats
 
 /// Prints a queue error on standard error and picks the exit status (`sysexits.h`).
-public enum QueueFailure {
+package enum QueueFailure {
     /// Reports `error` and returns the status to exit with.
-    public static func exit(for error: any Error) -> ExitCode {
+    package static func exit(for error: any Error) -> ExitCode {
         guard let queueError = error as? QueueError else {
             report("\(error)")
             return ExitStatus.software
@@ -26,12 +26,12 @@ public enum QueueFailure {
     }
 
     /// Writes `message` to standard error, prefixed with the program name.
-    public static func report(_ message: String) {
+    package static func report(_ message: String) {
         StandardError.writeLine("edge-gateway: \(message)")
     }
 
     /// Runs `body` with the queue, closes it, and maps any failure to an exit status.
-    public static func run(_ queue: OfflineQueue, _ body: (OfflineQueue) async throws -> Void) async throws {
+    package static func run(_ queue: OfflineQueue, _ body: (OfflineQueue) async throws -> Void) async throws {
         do {
             try await body(queue)
             await queue.close()

@@ -1,17 +1,17 @@
-import GatewayDaemon
 import OfflineQueue
+import GatewayPipeline
 
 /// The queue inside the state directory.
 extension StateDirectoryOption {
     /// The queue file.
-    public var queuePath: String { directory + "/queue.sqlite" }
+    package var queuePath: String { directory + "/queue.sqlite" }
 
     /// The held queue (samples waiting for the clock).
-    public var heldQueuePath: String { directory + "/" + HeldSamples.fileName }
+    package var heldQueuePath: String { directory + "/" + HeldSamples.fileName }
 
     /// Opens the queue (or another queue file of the state directory) next to a possibly
     /// running daemon, turning failures into exit statuses.
-    public func attachQueue(path: String? = nil) throws -> OfflineQueue {
+    package func attachQueue(path: String? = nil) throws -> OfflineQueue {
         do {
             return try OfflineQueue(path: path ?? queuePath, access: .attach)
         } catch {

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// What the peripheral says: one JSON object per line on standard output, written unbuffered so
 /// the test can follow it from another process: `{"event":"sent","index":0,"frame":"104e…"}`.

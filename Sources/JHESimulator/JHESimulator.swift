@@ -11,7 +11,7 @@ import NIOSSL
 ///
 /// It starts with one organisation, one study consenting heart rate and RR intervals, data
 /// source 70001 (`personal_device`) and patient 40001; `issueInvitation()` gives a link.
-public final class JHESimulator: Sendable {
+package final class JHESimulator: Sendable {
     let state: SimulatorState
     private let host: String
     private let requestedPort: Int
@@ -20,7 +20,7 @@ public final class JHESimulator: Sendable {
 
     /// A simulator; `port` 0 picks a free one. `tokenLifetime` is `expires_in` in seconds
     /// (JHE's is two weeks). With `tls` it serves HTTPS with that certificate.
-    public init(host: String = "127.0.0.1", port: Int = 0, tokenLifetime: Int = 1_209_600, tls: SimulatorTLS? = nil) {
+    package init(host: String = "127.0.0.1", port: Int = 0, tokenLifetime: Int = 1_209_600, tls: SimulatorTLS? = nil) {
         self.host = host
         requestedPort = port
         self.tls = tls
@@ -28,7 +28,7 @@ public final class JHESimulator: Sendable {
     }
 
     /// Starts serving and returns the base URL (`http://127.0.0.1:PORT`).
-    public func start() async throws -> String {
+    package func start() async throws -> String {
         let router = Router()
         router.on("**", method: .get) { request, context in try await self.serve(request, context) }
         router.on("**", method: .post) { request, context in try await self.serve(request, context) }
@@ -56,12 +56,12 @@ public final class JHESimulator: Sendable {
     }
 
     /// Stops serving.
-    public func stop() async {
+    package func stop() async {
         await running.stop()
     }
 
     /// The base URL once started.
-    public var baseURL: String {
+    package var baseURL: String {
         get async { await running.baseURL ?? "" }
     }
 
@@ -110,14 +110,14 @@ public final class JHESimulator: Sendable {
 }
 
 /// The certificate an HTTPS simulator presents: PEM files of the chain and its private key.
-public struct SimulatorTLS: Sendable {
+package struct SimulatorTLS: Sendable {
     /// PEM certificate chain, leaf first.
-    public let certificateChainPath: String
+    package let certificateChainPath: String
     /// PEM private key of the leaf.
-    public let privateKeyPath: String
+    package let privateKeyPath: String
 
     /// A certificate from its PEM files.
-    public init(certificateChainPath: String, privateKeyPath: String) {
+    package init(certificateChainPath: String, privateKeyPath: String) {
         self.certificateChainPath = certificateChainPath
         self.privateKeyPath = privateKeyPath
     }
@@ -130,11 +130,11 @@ public struct SimulatorTLS: Sendable {
 }
 
 /// A simulator failure (it could not start).
-public struct SimulatorError: Error, CustomStringConvertible {
+package struct SimulatorError: Error, CustomStringConvertible {
     /// What went wrong.
-    public let message: String
+    package let message: String
     /// The message alone, as the simulator's callers print it.
-    public var description: String { message }
+    package var description: String { message }
 }
 
 /// The server task and its URL, set once started.

@@ -109,19 +109,19 @@ actor SimulatorState {
 }
 
 /// What the simulator has seen, for tests and the benchmark.
-public struct SimulatorCounters: Sendable, Equatable {
+package struct SimulatorCounters: Sendable, Equatable {
     /// Every request that arrived, whatever its path or fate.
-    public var requests = 0
+    package var requests = 0
     /// `grant_type=refresh_token` requests that rotated a token.
-    public var refreshes = 0
+    package var refreshes = 0
     /// All `/o/token/` requests.
-    public var tokenRequests = 0
+    package var tokenRequests = 0
     /// `POST /FHIR/R5/` requests that reached the batch handler.
-    public var batchRequests = 0
+    package var batchRequests = 0
     /// Entries stored (201).
-    public var created = 0
+    package var created = 0
     /// Entries answered 409: already stored, sent again (after a lost reply or a crash).
-    public var duplicates = 0
+    package var duplicates = 0
     /// Entries refused with another status (400, 403, 422).
-    public var refusedEntries = 0
+    package var refusedEntries = 0
 }

@@ -2,13 +2,13 @@ import Foundation
 
 /// One stored OMH data point as the simulator's callers check it: which sample it is (the
 /// header's uuid, which the gateway sets to the sample's id) and when it was measured.
-public struct StoredDataPoint: Sendable, Hashable {
+package struct StoredDataPoint: Sendable, Hashable {
     /// `header.uuid`, or `nil` when it is missing or not a UUID.
-    public let uuid: UUID?
+    package let uuid: UUID?
     /// `body.effective_time_frame.date_time` as stored, or `nil` when missing.
-    public let dateTime: String?
+    package let dateTime: String?
     /// The data point's JSON text, for messages about a point that lacks a field.
-    public let json: String
+    package let json: String
 
     init(payload: Data) {
         let point = try? JSONSerialization.jsonObject(with: payload) as? [String: Any]

@@ -1,24 +1,24 @@
 /// A record the consumer rejected (for example the server refused it), kept with the reason so
 /// an operator can inspect it and, after a fix, send it back with ``OfflineQueue/retryDead(_:)``.
-public struct DeadLetter: Sendable, Hashable {
+package struct DeadLetter: Sendable, Hashable {
     /// The record, with its original id.
-    public var record: QueuedRecord
+    package var record: QueuedRecord
     /// Why it was rejected, as the consumer said it.
-    public var reason: String
+    package var reason: String
     /// When it was rejected, in nanoseconds since 1970.
-    public var rejectedAt: Int64
+    package var rejectedAt: Int64
 }
 
 /// Which dead letters ``OfflineQueue/retryDead(_:)`` moves back to pending.
-public struct DeadLetterFilter: Sendable, Hashable {
+package struct DeadLetterFilter: Sendable, Hashable {
     /// Only those whose reason contains this text (case-sensitive); `nil` matches all.
-    public var reasonContains: String?
+    package var reasonContains: String?
 
     /// A filter on the rejection reason.
-    public init(reasonContains: String? = nil) {
+    package init(reasonContains: String? = nil) {
         self.reasonContains = reasonContains
     }
 
     /// Every dead letter.
-    public static let all = DeadLetterFilter()
+    package static let all = DeadLetterFilter()
 }

@@ -9,22 +9,22 @@ import Glibc
 /// and `-shm` beside it as `<name>-wal.corrupt-<UTC time>` …). Its readable records are not
 /// lost: ``QueueSalvage`` imports them, after which the files are renamed with `.imported`
 /// appended, so they are neither listed nor imported twice.
-public struct MovedAsideQueue: Sendable, Hashable {
+package struct MovedAsideQueue: Sendable, Hashable {
     /// The moved-aside database file.
-    public let path: String
+    package let path: String
     /// The name the file had in the state directory (`queue.sqlite`, `held.sqlite`).
-    public let originalName: String
+    package let originalName: String
     /// When it was moved aside, as its name says (`20270115T080000Z`, UTC).
-    public let movedAt: String
+    package let movedAt: String
     /// Its size in bytes (without the side files).
-    public let bytes: Int64
+    package let bytes: Int64
 
     static let marker = ".corrupt-"
     static let importedSuffix = ".imported"
 
     /// Reads `path` as a moved-aside database file; nil for any other file, a side file, or one
     /// already imported.
-    public init?(path: String) {
+    package init?(path: String) {
         let name = URL(fileURLWithPath: path).lastPathComponent
         guard !name.hasSuffix(Self.importedSuffix), let marker = name.ranges(of: Self.marker).last else { return nil }
         let original = String(name[..<marker.lowerBound])
@@ -39,7 +39,7 @@ public struct MovedAsideQueue: Sendable, Hashable {
 
     /// The moved-aside queue files in `directory` not yet imported, oldest first. An unreadable
     /// directory lists none.
-    public static func find(in directory: String) -> [MovedAsideQueue] {
+    package static func find(in directory: String) -> [MovedAsideQueue] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         return names.compactMap { MovedAsideQueue(path: directory + "/" + $0) }
             .sorted { ($0.movedAt, $0.path) < ($1.movedAt, $1.path) }

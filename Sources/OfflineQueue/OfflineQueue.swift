@@ -13,17 +13,17 @@ import Glibc
 /// dead-letter table, or the bounds evict it (oldest pending first, always counted). Leases hand
 /// each record to one consumer at a time and lapse on their own, so a crashed consumer strands
 /// nothing. Other processes may read (and change) the file while it is open here.
-public final class OfflineQueue: Sendable {
+package final class OfflineQueue: Sendable {
     /// The SQLite file.
-    public let path: String
+    package let path: String
     /// Set when the file was unusable at open and was replaced by a fresh queue.
-    public let recovery: RecoveryReport?
+    package let recovery: RecoveryReport?
     private let store: QueueStore
     private let clock: any QueueClock
 
     /// Opens the queue at `path`. With `.owner` it is created if missing, checked, and replaced
     /// (see ``recovery``) if damaged; with `.attach` it must exist and is used as it is.
-    public init(path: String, access: QueueAccess = .owner, configuration: QueueConfiguration = QueueConfiguration()) throws(QueueError) {
+    package init(path: String, access: QueueAccess = .owner, configuration: QueueConfiguration = QueueConfiguration()) throws(QueueError) {
         let (connection, recovery) = try QueueDatabase.open(path: path, access: access, configuration: configuration)
         self.path = path
         self.recovery = recovery
@@ -33,13 +33,13 @@ public final class OfflineQueue: Sendable {
 
     /// Appends one record; returns its id once it is accepted (its group commit is durable).
     @discardableResult
-    public func append(_ record: NewRecord) async throws(QueueError) -> Int64 {
+    package func append(_ record: NewRecord) async throws(QueueError) -> Int64 {
         try await append(contentsOf: [record])[0]
     }
 
     /// Appends records that are accepted together; returns their ids in order.
     @discardableResult
-    public func append(contentsOf records: [NewRecord]) async throws(QueueError) -> [Int64] {
+    package func append(contentsOf records: [NewRecord]) async throws(QueueError) -> [Int64] {
         do {
             return try await store.append(records)
         } catch {
@@ -48,30 +48,30 @@ public final class OfflineQueue: Sendable {
     }
 
     /// The storage fault under way (a full or failing disk), or nil while commits succeed.
-    public func storageFault() async -> QueueError? {
+    package func storageFault() async -> QueueError? {
         await store.currentFault
     }
 
     /// Commits waiting records now instead of at the next interval (for shutdown).
-    public func flush() async throws(QueueError) {
+    package func flush() async throws(QueueError) {
         try await store.flush()
     }
 
     /// Leases up to `max` pending records in id order: capture order as they were accepted
     /// (a record accepted late, after newer ones, comes after them).
-    public func lease(max: Int) async throws(QueueError) -> Lease {
+    package func lease(max: Int) async throws(QueueError) -> Lease {
         try await consuming { try $0.lease(max: max) }
     }
 
     /// Deletes delivered records; returns how many of `ids` were still in the queue.
     @discardableResult
-    public func ack(_ ids: [Int64]) async throws(QueueError) -> Int {
+    package func ack(_ ids: [Int64]) async throws(QueueError) -> Int {
         try await consuming { try $0.ack(ids) }
     }
 
     /// Moves records the consumer cannot deliver to the dead-letter table; returns how many.
     @discardableResult
-    public func reject(_ ids: [Int64], reason: String) async throws(QueueError) -> Int {
+    package func reject(_ ids: [Int64], reason: String) async throws(QueueError) -> Int {
         try await consuming { try $0.reject(ids, reason: reason) }
     }
 
@@ -79,26 +79,26 @@ public final class OfflineQueue: Sendable {
     /// consumer that stops with records in hand, or starts after one that was killed with
     /// some (nil: every lease). Returns how many were leased.
     @discardableResult
-    public func release(_ ids: [Int64]? = nil) async throws(QueueError) -> Int {
+    package func release(_ ids: [Int64]? = nil) async throws(QueueError) -> Int {
         try await consuming { try $0.release(ids) }
     }
 
     /// Moves matching dead letters back to pending; returns how many.
     @discardableResult
-    public func retryDead(_ filter: DeadLetterFilter = .all) async throws(QueueError) -> Int {
+    package func retryDead(_ filter: DeadLetterFilter = .all) async throws(QueueError) -> Int {
         try await consuming { try $0.retryDead(filter) }
     }
 
     /// Flushes and closes; later calls fail with ``QueueError/Code/closed``. Records that still
     /// cannot be written (a full disk) fail their own appends; closing itself cannot fail.
-    public func close() async {
+    package func close() async {
         await store.close()
     }
 
     /// Counts and sizes, read from the file (so they include other processes' changes); costs
     /// the number of leased records, not the backlog, except in a process that has not written
     /// or after another process wrote, when the live records are counted once.
-    public func stats() async throws(QueueError) -> QueueStats {
+    package func stats() async throws(QueueError) -> QueueStats {
         let now = clock.nanosecondsSince1970()
         var stats = try await consuming { try $0.stats(now: now) }
         stats.databaseBytes = Self.fileSize(path) + Self.fileSize(path + "-wal")
@@ -106,13 +106,13 @@ public final class OfflineQueue: Sendable {
     }
 
     /// Dead letters, oldest rejection first.
-    public func deadLetters(limit: Int = .max) async throws(QueueError) -> [DeadLetter] {
+    package func deadLetters(limit: Int = .max) async throws(QueueError) -> [DeadLetter] {
         try await reading { db in try QueueReport.deadLetters(db, limit: limit) }
     }
 
     /// Live (pending and leased) records with ids above `id`, in id (acceptance) order: a page
     /// of an export that does not hold a read transaction open for the whole backlog.
-    public func records(after id: Int64, limit: Int) async throws(QueueError) -> [QueuedRecord] {
+    package func records(after id: Int64, limit: Int) async throws(QueueError) -> [QueuedRecord] {
         try await reading { db in try QueueReport.records(db, after: id, limit: limit) }
     }
 

@@ -2,43 +2,43 @@ import Logging
 
 /// Tuning and bounds of one queue. Defaults suit a Raspberry Pi with an SD card buffering a
 /// handful of straps at 1 Hz for weeks.
-public struct QueueConfiguration: Sendable {
+package struct QueueConfiguration: Sendable {
     /// Longest time an appended record waits before its batch is committed (`commit_interval`).
-    public var commitInterval: Duration = .seconds(1)
+    package var commitInterval: Duration = .seconds(1)
     /// Commit as soon as this many records wait (`commit_max`).
-    public var commitMax = 256
+    package var commitMax = 256
     /// Most live (pending + leased) records kept; beyond it the oldest pending are evicted.
-    public var maxRecords = 10_000_000
+    package var maxRecords = 10_000_000
     /// Most live payload bytes kept; beyond it the oldest pending are evicted.
-    public var maxBytes: Int64 = 4 << 30
+    package var maxBytes: Int64 = 4 << 30
     /// Pending records captured longer ago than this are evicted.
-    public var maxAge: Duration = .seconds(90 * 24 * 3600)
+    package var maxAge: Duration = .seconds(90 * 24 * 3600)
     /// How long a lease holds its records before they return to pending.
-    public var leaseDuration: Duration = .seconds(120)
+    package var leaseDuration: Duration = .seconds(120)
     /// While the disk is full or failing, at most this many records wait in memory; further
     /// appends fail.
-    public var maxUnflushedRecords = 100_000
+    package var maxUnflushedRecords = 100_000
     /// How often a commit is retried while the disk is full or failing.
-    public var storageRetryInterval: Duration = .seconds(5)
+    package var storageRetryInterval: Duration = .seconds(5)
     /// SQLite page size for a newly created file (existing files keep theirs). Every group
     /// commit rewrites page 1, the last table pages, the last index pages and their parents in
     /// the WAL, so small pages mean fewer bytes written per small commit: at 10 records of
     /// 71 bytes per commit, 512-byte pages (SQLite's smallest) write the fewest bytes to
     /// storage per record of the sizes measured (`edge-gateway-bench queue`; README).
-    public var pageSize = 512
+    package var pageSize = 512
     /// Source of wall-clock time for leases, ages and dead letters.
-    public var clock: any QueueClock = SystemQueueClock()
+    package var clock: any QueueClock = SystemQueueClock()
     /// Where the queue reports evictions, recoveries and storage faults.
-    public var logger = Logger(label: "edge-gateway.queue")
+    package var logger = Logger(label: "edge-gateway.queue")
     /// Told when a storage fault (full or failing disk) starts, with the fault, and when it
     /// ends, with nil: for a daemon's status and metrics.
-    public var storageFaultObserver: (@Sendable (QueueError?) -> Void)?
+    package var storageFaultObserver: (@Sendable (QueueError?) -> Void)?
     /// A commit that takes longer than this (a card stalling in its garbage collection) starts
     /// a slow-storage episode, logged once at warning.
-    public var slowCommit: Duration = .seconds(2)
+    package var slowCommit: Duration = .seconds(2)
     /// Told each slow commit's duration, and nil by the first faster commit after them.
-    public var slowCommitObserver: (@Sendable (Duration?) -> Void)?
+    package var slowCommitObserver: (@Sendable (Duration?) -> Void)?
 
     /// The defaults.
-    public init() {}
+    package init() {}
 }

@@ -2,9 +2,9 @@ import CSQLite
 
 /// What went wrong with the queue, with a stable `code` for scripts and metrics and a message
 /// saying what happened, to which file, and what an operator can do.
-public struct QueueError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct QueueError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Stable identifiers; their raw values never change once released.
-    public enum Code: String, Sendable, Hashable {
+    package enum Code: String, Sendable, Hashable {
         /// The disk (or SQLite's page limit) is full: commits are retried, records wait in memory.
         case storageFull = "queue.storage-full"
         /// The file system refuses writes though the disk is not full: remounted read-only
@@ -33,18 +33,18 @@ public struct QueueError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The stable identifier.
-    public var code: Code
+    package var code: Code
     /// The human explanation.
-    public var message: String
+    package var message: String
 
     /// An error from its parts.
-    public init(_ code: Code, _ message: String) {
+    package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
     /// The message and its stable code (`… [queue.storage-full]`), as logs and the CLI print it.
-    public var description: String { "\(message) [\(code.rawValue)]" }
+    package var description: String { "\(message) [\(code.rawValue)]" }
 
     /// Classifies an error thrown by SQLite while writing `path`.
     static func writing(_ error: any Error, path: String) -> QueueError {

@@ -13,17 +13,17 @@ import Glibc
 /// read, reading resumes past it (seeking ever further ahead), so one bad page costs the records
 /// on it, not the rest of the file. Imported records keep their stream, capture time, format
 /// version and payload, and take new ids at the end of the live queue.
-public enum QueueSalvage {
+package enum QueueSalvage {
     /// What an import did.
-    public struct Report: Sendable, Hashable {
+    package struct Report: Sendable, Hashable {
         /// Records appended to the live queue.
-        public var imported = 0
+        package var imported = 0
         /// Dead letters found in the file, which stay there (nil when they cannot be read).
-        public var deadLettersLeft: Int?
+        package var deadLettersLeft: Int?
         /// Whether the file's header had to be restored in the copy.
-        public var headerRepaired = false
+        package var headerRepaired = false
         /// The damage reading met and skipped past, in order.
-        public var damage: [String] = []
+        package var damage: [String] = []
     }
 
     /// The 16 bytes every SQLite database starts with.
@@ -32,7 +32,7 @@ public enum QueueSalvage {
     static let chunkSize = 1_000
 
     /// Appends the readable records of `file` to `queue` and marks the file imported.
-    public static func salvage(_ file: MovedAsideQueue, into queue: OfflineQueue) async throws(QueueError) -> Report {
+    package static func salvage(_ file: MovedAsideQueue, into queue: OfflineQueue) async throws(QueueError) -> Report {
         let scratch = file.path + ".salvaging"
         try? FileManager.default.removeItem(atPath: scratch)
         defer { try? FileManager.default.removeItem(atPath: scratch) }

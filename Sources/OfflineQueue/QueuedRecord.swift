@@ -5,20 +5,20 @@ import Foundation
 #endif
 /// A record as stored, with the id the queue gave it when its batch committed. Leases,
 /// acknowledgements and rejections name records by this id.
-public struct QueuedRecord: Sendable, Hashable {
+package struct QueuedRecord: Sendable, Hashable {
     /// Unique within one queue file and never reused, even after the record is deleted.
-    public var id: Int64
+    package var id: Int64
     /// The payload bytes as appended.
-    public var payload: Data
+    package var payload: Data
     /// The producer's stream key.
-    public var stream: String
+    package var stream: String
     /// Capture time in nanoseconds since 1970.
-    public var captureTime: Int64
+    package var captureTime: Int64
     /// The payload format version.
-    public var version: Int
+    package var version: Int
 
     /// A record from its parts.
-    public init(id: Int64, payload: Data, stream: String, captureTime: Int64, version: Int) {
+    package init(id: Int64, payload: Data, stream: String, captureTime: Int64, version: Int) {
         self.id = id
         self.payload = payload
         self.stream = stream
@@ -39,4 +39,17 @@ public struct QueuedRecord: Sendable, Hashable {
         "SELECT t.id, s.key, t.capture_time, t.version, t.payload\(extraColumns.isEmpty ? "" : ", " + extraColumns) "
             + "FROM \(table) t JOIN streams s ON s.id = t.stream"
     }
+}
+
+/// A batch handed to one consumer for a while. Until `expiresAt` no other lease returns these
+/// records; after it (for example because the consumer crashed) they are pending again, so a
+/// lease can never strand a record.
+package struct Lease: Sendable, Hashable {
+    /// The records in queue order: capture order as they were accepted.
+    package var records: [QueuedRecord]
+    /// When the lease lapses, in nanoseconds since 1970 on the queue's clock.
+    package var expiresAt: Int64
+
+    /// The ids to pass to ``OfflineQueue/ack(_:)`` or ``OfflineQueue/reject(_:reason:)``.
+    package var ids: [Int64] { records.map(\.id) }
 }

@@ -1,15 +1,15 @@
 /// What happened when the queue file could not be used at open and was replaced: the damaged
 /// files are kept (renamed with a timestamp) for inspection, and a fresh queue took their place.
-public struct RecoveryReport: Sendable, Hashable, CustomStringConvertible {
+package struct RecoveryReport: Sendable, Hashable, CustomStringConvertible {
     /// Why the file was unusable (the SQLite error or `quick_check` output).
-    public var reason: String
+    package var reason: String
     /// Where the damaged database (and its `-wal`/`-shm` files, if present) now are.
-    public var movedAsidePaths: [String]
+    package var movedAsidePaths: [String]
     /// When it happened, in nanoseconds since 1970.
-    public var time: Int64
+    package var time: Int64
 
     /// One sentence for the log: why the file was unusable and where the damaged files went.
-    public var description: String {
+    package var description: String {
         "queue file was unusable (\(reason)); moved aside to \(movedAsidePaths.joined(separator: ", ")) and a fresh queue was created"
     }
 }

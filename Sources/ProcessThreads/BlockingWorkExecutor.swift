@@ -1,7 +1,5 @@
 import Synchronization
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A serial executor with a thread of its own, for an actor whose methods block in the kernel
 /// (SQLite's reads, writes and fsyncs): while a slow SD card holds a commit for seconds, only
@@ -10,7 +8,7 @@ import Glibc
 ///
 /// The thread is started at the first job and sleeps on a condition variable while there is
 /// nothing to do: no timer, no polling. Jobs run one at a time, first in, first out.
-public final class BlockingWorkExecutor: SerialExecutor, @unchecked Sendable {
+package final class BlockingWorkExecutor: SerialExecutor, @unchecked Sendable {
     private struct Queue {
         var jobs: [UnownedJob] = []
         var started = false
@@ -23,7 +21,7 @@ public final class BlockingWorkExecutor: SerialExecutor, @unchecked Sendable {
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
     /// An executor whose thread will be named `name` (15 bytes shown by `top -H`).
-    public init(name: String) {
+    package init(name: String) {
         self.name = name
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(condition, nil)
@@ -31,10 +29,10 @@ public final class BlockingWorkExecutor: SerialExecutor, @unchecked Sendable {
 
     /// The executor the storage of this process runs on: one thread for every queue file, since
     /// they share a disk and a second thread would only queue behind the first.
-    public static let storage = BlockingWorkExecutor(name: "egw-storage")
+    package static let storage = BlockingWorkExecutor(name: "egw-storage")
 
     /// Queues `job` for the thread, starting the thread at the first job.
-    public func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         let start = queue.withLock { queue in
             queue.jobs.append(job)
@@ -58,7 +56,7 @@ public final class BlockingWorkExecutor: SerialExecutor, @unchecked Sendable {
     }
 
     /// This executor, for an actor's `unownedExecutor`.
-    public func asUnownedSerialExecutor() -> UnownedSerialExecutor {
+    package func asUnownedSerialExecutor() -> UnownedSerialExecutor {
         UnownedSerialExecutor(ordinary: self)
     }
 
@@ -89,7 +87,7 @@ extension BlockingWorkExecutor {
     /// Runs `body` on this executor's thread, after the jobs queued before it, and returns its
     /// result: blocking work (opening a queue file) that the caller awaits without blocking
     /// its own thread.
-    public func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    package func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await BlockingWork(executor: self).run(body)
     }
 }

@@ -1,9 +1,7 @@
 import CLinux
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// How the `edge-gateway` process runs its tasks: every job on one `LoopExecutor`, on the
 /// process's main thread, instead of on libdispatch's pool.
@@ -14,7 +12,7 @@ import Glibc
 /// the same way; 6.3's executor factories do not exist in 6.2. Sleeps do not pass through any
 /// hook on either toolchain (6.2 arms a libdispatch timer directly), so the daemon sleeps with
 /// `ProcessExecutor.sleep(for:)`, which uses the loop's own timers once the loop runs.
-public enum ProcessExecutor {
+package enum ProcessExecutor {
     /// The process's loop; made on first use, which only `runMain` and the hooks make.
     private static let loop = LoopExecutor()
     /// Whether `runMain` installed the loop; false in any other process (the tests), whose tasks
@@ -25,7 +23,7 @@ public enum ProcessExecutor {
     /// main-actor job, with the calling thread (the process's main thread) as its one thread;
     /// exits with status 0 when `body` returns. Call it once, from a synchronous `main`, before
     /// any task exists, so no job is already in libdispatch's hands.
-    public static func runMain(_ body: @escaping @Sendable () async -> Void) -> Never {
+    package static func runMain(_ body: @escaping @Sendable () async -> Void) -> Never {
         installed.store(true, ordering: .releasing)
         clinux_set_concurrency_hooks(
             unsafeBitCast(enqueueGlobal, to: UnsafeMutableRawPointer.self),
@@ -41,7 +39,7 @@ public enum ProcessExecutor {
     /// Suspends the calling task for `duration`: on the process loop's timers when `runMain`
     /// installed one, otherwise with `Task.sleep`. Throws `CancellationError` at once when the
     /// task is cancelled, like `Task.sleep`.
-    public static func sleep(for duration: Duration) async throws {
+    package static func sleep(for duration: Duration) async throws {
         if installed.load(ordering: .acquiring) {
             try await loop.sleep(for: duration)
         } else {

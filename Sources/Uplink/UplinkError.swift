@@ -3,9 +3,9 @@
 ///
 /// Messages are built only from non-secret facts: no access token, refresh token, client key,
 /// authorization code or PKCE verifier ever reaches `message` (tests check this).
-public struct UplinkError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct UplinkError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Stable machine-readable codes.
-    public enum Code: String, Sendable, Equatable, CaseIterable {
+    package enum Code: String, Sendable, Equatable, CaseIterable {
         case invalidResolution = "uplink.invalid-resolution"
         case invalidInvitation = "uplink.invalid-invitation"
         case unsupportedInvitationFormat = "uplink.unsupported-invitation-format"
@@ -34,33 +34,21 @@ public struct UplinkError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// What kind of failure.
-    public let code: Code
+    package let code: Code
     /// What happened and what to do, for a person.
-    public let message: String
+    package let message: String
     /// Whether the request may have reached the server though no whole reply came back (a
     /// timeout, a connection dropped mid-exchange): the server may have acted on it. False for a
     /// refused connection, a failed name lookup or TLS handshake, and every answered request.
-    public let mayHaveReachedServer: Bool
+    package let mayHaveReachedServer: Bool
 
     /// An error from its code and message.
-    public init(_ code: Code, _ message: String, mayHaveReachedServer: Bool = false) {
+    package init(_ code: Code, _ message: String, mayHaveReachedServer: Bool = false) {
         self.code = code
         self.message = message
         self.mayHaveReachedServer = mayHaveReachedServer
     }
 
     /// The message and its stable code in brackets, as logs and the CLI print it.
-    public var description: String { "\(message) [\(code.rawValue)]" }
-}
-
-/// Text from outside (a link, a URL, a host) as a message quotes it: in quotes, cut to 80
-/// Unicode scalars with its full length, so a pasted megabyte never becomes a megabyte of log.
-/// Counted in scalars, not characters: one character can be a megabyte of combining marks.
-/// (The configuration's TOML reader has its own `Echo`: it is built alone for fuzzing.)
-enum Echo {
-    static func quoted(_ text: some StringProtocol, limit: Int = 80) -> String {
-        let count = text.unicodeScalars.count
-        guard count > limit else { return "'\(text)'" }
-        return "'" + String(String.UnicodeScalarView(text.unicodeScalars.prefix(limit))) + "…' (\(count) characters)"
-    }
+    package var description: String { "\(message) [\(code.rawValue)]" }
 }

@@ -1,8 +1,6 @@
 import DBus
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 
 @Suite("D-Bus values over a real dbus-daemon")
 struct DBusValueRoundTripTests {

@@ -2,9 +2,7 @@ import DBus
 import GatewayTestSupport
 import Synchronization
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Sockets read on the connection's own thread (how `AcquireNotify` sockets are read).
 @Suite("D-Bus connection: descriptors polled on its thread")

@@ -1,6 +1,6 @@
 import GATTHeartRate
-import GatewayDaemon
 import Synchronization
+import GatewayPipeline
 
 /// A `StrapRadio` held in memory, which a test drives directly: adapters change readiness,
 /// straps are known or only discoverable, connects fail as scripted or take their time, links
@@ -8,52 +8,52 @@ import Synchronization
 /// stops being ready ends every link on it; a stopped subscription ends its frames.
 ///
 /// All straps sit on adapter `hci0`.
-public actor InMemoryStrapRadio: StrapRadio {
+package actor InMemoryStrapRadio: StrapRadio {
     /// How one strap behaves.
-    public struct Strap: Sendable {
+    package struct Strap: Sendable {
         /// bluetoothd knows it (it was paired or seen), so no discovery is needed.
-        public var known = true
+        package var known = true
         /// Discovery finds it.
-        public var discoverable = true
+        package var discoverable = true
         /// Failures for the next connect attempts, one each, in order.
-        public var connectFailures: [SupervisorFailure] = []
+        package var connectFailures: [SupervisorFailure] = []
         /// How long a connect takes.
-        public var connectTime: Duration = .zero
+        package var connectTime: Duration = .zero
         /// It has a Heart Rate Measurement characteristic.
-        public var hasHeartRate = true
+        package var hasHeartRate = true
         /// What it says about itself.
-        public var details = DeviceDetails(name: "Polar H10", batteryPercent: 80)
+        package var details = DeviceDetails(name: "Polar H10", batteryPercent: 80)
         fileprivate var subscription: Subscription?
     }
 
     private var adapters: [String: AdapterReadiness] = ["hci0": .ready]
 
     /// A radio with adapter `hci0` ready and no straps.
-    public init() {}
+    package init() {}
     private var straps: [BluetoothAddress: Strap] = [:]
     private var waiters: [Int: CheckedContinuation<Void, Never>] = [:]
     private var nextWaiter = 0
     private var connectsInFlight = 0
     /// The most connect attempts ever in flight at once.
-    public private(set) var peakConnects = 0
+    package private(set) var peakConnects = 0
     /// Connect attempts, per strap.
-    public private(set) var connectAttempts: [BluetoothAddress: Int] = [:]
+    package private(set) var connectAttempts: [BluetoothAddress: Int] = [:]
     /// Subscriptions started, per strap.
-    public private(set) var subscriptions: [BluetoothAddress: Int] = [:]
+    package private(set) var subscriptions: [BluetoothAddress: Int] = [:]
     /// Disconnects asked for, per strap.
-    public private(set) var disconnects: [BluetoothAddress: Int] = [:]
+    package private(set) var disconnects: [BluetoothAddress: Int] = [:]
     /// Times a supervisor powered an adapter on.
-    public private(set) var powerOns = 0
+    package private(set) var powerOns = 0
 
     /// Adds (or changes) a strap.
-    public func add(_ address: BluetoothAddress, _ configure: (inout Strap) -> Void = { _ in }) {
+    package func add(_ address: BluetoothAddress, _ configure: (inout Strap) -> Void = { _ in }) {
         var strap = straps[address] ?? Strap()
         configure(&strap)
         straps[address] = strap
     }
 
     /// Changes an adapter's readiness; anything but `.ready` drops every link.
-    public func set(_ adapter: String, _ readiness: AdapterReadiness) {
+    package func set(_ adapter: String, _ readiness: AdapterReadiness) {
         adapters[adapter] = readiness
         if readiness != .ready {
             for address in straps.keys { dropLink(address) }
@@ -64,19 +64,19 @@ public actor InMemoryStrapRadio: StrapRadio {
 
     /// Delivers a frame to the strap's subscription; false when it has none.
     @discardableResult
-    public func send(_ frame: [UInt8], from address: BluetoothAddress) -> Bool {
+    package func send(_ frame: [UInt8], from address: BluetoothAddress) -> Bool {
         guard let subscription = straps[address]?.subscription else { return false }
         subscription.deliver(frame)
         return true
     }
 
     /// Whether the strap has a live subscription.
-    public func isSubscribed(_ address: BluetoothAddress) -> Bool {
+    package func isSubscribed(_ address: BluetoothAddress) -> Bool {
         straps[address]?.subscription != nil
     }
 
     /// The link drops (out of range, strap off): its subscription ends.
-    public func dropLink(_ address: BluetoothAddress) {
+    package func dropLink(_ address: BluetoothAddress) {
         straps[address]?.subscription?.end()
         straps[address]?.subscription = nil
     }
@@ -85,13 +85,13 @@ public actor InMemoryStrapRadio: StrapRadio {
 
     /// What the test last `set` for `adapter` (`hci0` starts ready); `.absent` for any other
     /// adapter never set.
-    public func readiness(of adapter: String) -> AdapterReadiness {
+    package func readiness(of adapter: String) -> AdapterReadiness {
         adapters[adapter] ?? .absent
     }
 
     /// Returns at the next `set` of any adapter (by the test or `powerOn`), or after `timeout`;
     /// at once when `adapter` is no longer at `current`.
-    public func readinessChange(of adapter: String, from current: AdapterReadiness, timeout: Duration) async {
+    package func readinessChange(of adapter: String, from current: AdapterReadiness, timeout: Duration) async {
         guard readiness(of: adapter) == current else { return }
         let id = nextWaiter
         nextWaiter += 1
@@ -105,20 +105,20 @@ public actor InMemoryStrapRadio: StrapRadio {
 
     /// Counts the call in `powerOns`; makes a powered-off adapter ready (waking waiters),
     /// leaves any other state alone.
-    public func powerOn(_ adapter: String) {
+    package func powerOn(_ adapter: String) {
         powerOns += 1
         if adapters[adapter] == .poweredOff { set(adapter, .ready) }
     }
 
     /// A link when the adapter is ready and the strap is `known`; nil otherwise.
-    public func knownLink(to strap: BluetoothAddress, on adapter: String) -> (any StrapLink)? {
+    package func knownLink(to strap: BluetoothAddress, on adapter: String) -> (any StrapLink)? {
         guard readiness(of: adapter) == .ready, straps[strap]?.known == true else { return nil }
         return Link(radio: self, address: strap)
     }
 
     /// At once, ignoring `adapter` and `timeout`: a link when the strap is `discoverable` (it
     /// becomes `known`), else the transient not-found failure `BlueZStrapRadio` throws.
-    public func discover(_ strap: BluetoothAddress, on adapter: String, timeout: Duration) throws -> any StrapLink {
+    package func discover(_ strap: BluetoothAddress, on adapter: String, timeout: Duration) throws -> any StrapLink {
         guard straps[strap]?.discoverable == true else {
             throw SupervisorFailure("\(strap) was not found by discovery: is the strap worn, charged and in range?", transient: true)
         }

@@ -4,12 +4,12 @@ import GATTHeartRate
 /// Numbered heart-rate samples with fixed identities and times, so a test can name the exact
 /// bytes and keys they are stored under (shared by the record codec's tests and the `queue`
 /// command's process tests).
-public enum SampleFixtures {
+package enum SampleFixtures {
     /// The strap every fixture sample comes from.
-    public static let sensor = BluetoothAddress("F0:1D:2E:3C:4B:5A")!
+    package static let sensor = BluetoothAddress("F0:1D:2E:3C:4B:5A")!
 
     /// Sample `index` (0…9): `70 + index` bpm, captured `index` seconds after a fixed synchronised instant.
-    public static func sample(_ index: Int, patient: String? = "patient-7") -> HeartRateSample {
+    package static func sample(_ index: Int, patient: String? = "patient-7") -> HeartRateSample {
         HeartRateSample(
             id: UUID(uuidString: "00000000-0000-4000-8000-00000000000\(index)")!, sensor: sensor, patientID: patient,
             measurement: HeartRateMeasurement(bpm: UInt16(70 + index), contact: .detected, rrIntervals: [722, 712]),

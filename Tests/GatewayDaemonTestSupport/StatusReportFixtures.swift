@@ -1,12 +1,12 @@
 import Foundation
-@testable import GatewayDaemon
+@testable import GatewayStatus
 
 /// Status reports shared by the library's operations tests and the `status` command's process
 /// tests. `@testable` because the report's fields are the daemon's own, not public API.
-public enum StatusReportFixtures {
+package enum StatusReportFixtures {
     /// A strap at `address` that is delivering (alias `bed 1`, patient `40001`), its counters
     /// derived from `received`; `bpm: nil` plays one with no sample yet.
-    public static func sensor(_ address: String, bpm: Int? = 72, received: Int = 100) -> GatewayStatusReport.SensorStatus {
+    package static func sensor(_ address: String, bpm: Int? = 72, received: Int = 100) -> GatewayStatusReport.SensorStatus {
         GatewayStatusReport.SensorStatus(
             address: address, alias: "bed 1", patientID: "40001", state: "streaming", stateDetail: "notifying",
             lastSampleAt: Date(timeIntervalSinceNow: -2), bpm: bpm, batteryPercent: 87, samplesReceived: received,
@@ -16,7 +16,7 @@ public enum StatusReportFixtures {
 
     /// A report from `pid`; the long default refresh period keeps it fresh however slowly a
     /// loaded machine gets to reading it.
-    public static func report(
+    package static func report(
         pid: Int32 = getpid(), writtenAgo: TimeInterval = 1, refreshSeconds: Double = 600, sensors: [GatewayStatusReport.SensorStatus]
     ) -> GatewayStatusReport {
         let now = Date()
@@ -29,7 +29,7 @@ public enum StatusReportFixtures {
     }
 
     /// Upload attempt `index`: `index` samples delivered, `index` seconds after a fixed instant.
-    public static func attempt(_ index: Int, error: String? = nil) -> UploadAttempt {
+    package static func attempt(_ index: Int, error: String? = nil) -> UploadAttempt {
         UploadAttempt(
             startedAt: Date(timeIntervalSince1970: 1_800_000_000 + Double(index)), durationSeconds: 0.25, samples: index,
             delivered: index, duplicate: 0, rejected: 0, forbidden: 0, skipped: 0, retryLater: 0, error: error)

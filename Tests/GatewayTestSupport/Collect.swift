@@ -1,5 +1,5 @@
 /// The next `count` elements of `stream`, or fewer if it ends or `deadline` passes.
-public func collect<Element: Sendable>(
+package func collect<Element: Sendable>(
     _ count: Int, from stream: AsyncStream<Element>, within deadline: Duration = .seconds(30)
 ) async -> [Element] {
     await withTaskGroup(of: [Element]?.self) { group in

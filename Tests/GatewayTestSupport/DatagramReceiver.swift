@@ -1,23 +1,21 @@
 import Foundation
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A bound `AF_UNIX` datagram socket standing in for systemd's notification socket: at a path,
 /// or in the abstract namespace when the name starts with `@`.
-public final class DatagramReceiver: Sendable {
+package final class DatagramReceiver: Sendable {
     /// The socket's name, as `NOTIFY_SOCKET` gives it.
-    public let name: String
+    package let name: String
     private let descriptor: Int32
 
     /// A socket call failed (with its errno).
-    public struct Failure: Error, CustomStringConvertible {
+    package struct Failure: Error, CustomStringConvertible {
         /// The failing call and its error (`bind @name: Address already in use`).
-        public let description: String
+        package let description: String
     }
 
     /// Binds the socket `name` (a path, or `@abstract`).
-    public init(name: String) throws {
+    package init(name: String) throws {
         self.name = name
         descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw Failure(description: "socket: \(errno)") }
@@ -36,7 +34,7 @@ public final class DatagramReceiver: Sendable {
     }
 
     /// The next datagram as text (waits up to 30 s, on a thread of its own).
-    public func receive() async throws -> String {
+    package func receive() async throws -> String {
         try await offThePool { try self.receiveBlocking() }
     }
 

@@ -3,9 +3,9 @@ import GATTHeartRate
 /// The check that shows the decoder never misreads: a frame that decodes must re-encode to its
 /// own bytes, once the things the decoder may forget are normalised (reserved flag bits,
 /// contact `0b01` ≡ `0b00`, and the trailing bytes it reported as ignored).
-public enum FrameConsistency {
+package enum FrameConsistency {
     /// `nil` when `decoded` is faithful to `frame`, else a sentence saying how it differs.
-    public static func mismatch(
+    package static func mismatch(
         frame: [UInt8], decoded: DecodedValue<HeartRateMeasurement>
     ) -> String? {
         var expected = Array(frame.dropLast(decoded.ignoredTrailingBytes))

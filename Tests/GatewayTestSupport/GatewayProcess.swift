@@ -8,41 +8,41 @@ import Foundation
 /// `run()` on Linux copies each `/proc/self/fd` entry's whole 256-byte name and can read past
 /// glibc's directory buffer: a test process with many descriptors crashed in it (SIGSEGV in
 /// memmove, swift-corelibs-foundation#5472).
-public enum GatewayProcess {
+package enum GatewayProcess {
     /// What a finished process left behind.
-    public struct Result: Sendable {
+    package struct Result: Sendable {
         /// The exit status (or the signal that ended it, as `Process.terminationStatus` gives
         /// it), for comparing with the CLI's documented codes (0, 1, 69, 75, 78 …).
-        public let status: Int32
+        package let status: Int32
         /// Everything the process wrote to standard output, as UTF-8 text.
-        public let standardOutput: String
+        package let standardOutput: String
         /// Everything the process wrote to standard error, as UTF-8 text.
-        public let standardError: String
+        package let standardError: String
 
         /// Standard output split into lines, without the final empty one.
-        public var outputLines: [String] {
+        package var outputLines: [String] {
             standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
                 .dropLast(standardOutput.hasSuffix("\n") ? 1 : 0).map(String.init)
         }
     }
 
     /// A process that did not finish in time; it has been killed.
-    public struct TimedOut: Error, CustomStringConvertible {
+    package struct TimedOut: Error, CustomStringConvertible {
         /// The command line it was run with, to say which invocation hung.
-        public let arguments: [String]
+        package let arguments: [String]
         /// The command line and that it did not finish, for the test's failure message.
-        public var description: String { "\(arguments.joined(separator: " ")) did not finish in time" }
+        package var description: String { "\(arguments.joined(separator: " ")) did not finish in time" }
     }
 
     /// The folder holding the package's built products: the test bundle is built there too.
-    public static var productsDirectory: URL {
+    package static var productsDirectory: URL {
         URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
     }
 
     /// Runs `product` (or `executable`: a path, or a name looked up in `PATH`) with `arguments`, feeding
     /// `standardInput`, with `environment` added to this process's, and waits up to `timeout`.
     /// Output goes to files rather than pipes, so a chatty child can never block on a full pipe.
-    public static func run(
+    package static func run(
         _ arguments: [String], product: String = "edge-gateway", executable: String? = nil,
         environment: [String: String] = [:], standardInput: String? = nil, timeout: Duration = .seconds(120)
     ) async throws -> Result {

@@ -4,14 +4,14 @@ import Foundation
 /// A child process a test can `kill -9` at a moment of its choosing, with its standard output
 /// going to a file that the test reads after the child died (a file, unlike a pipe, keeps
 /// everything the child wrote up to the instant it was killed).
-public final class KillableProcess: Sendable {
+package final class KillableProcess: Sendable {
     private let child: ChildProcess
     /// The file holding the child's standard output.
-    public let outputPath: String
+    package let outputPath: String
 
     /// Starts `product` (from the package's products folder) with `arguments`; standard output
     /// goes to `outputPath`, standard error to `outputPath + ".err"`.
-    public init(_ arguments: [String], product: String = "edge-gateway", outputPath: String) throws {
+    package init(_ arguments: [String], product: String = "edge-gateway", outputPath: String) throws {
         _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
         _ = FileManager.default.createFile(atPath: outputPath + ".err", contents: nil)
         child = try ChildProcess(
@@ -21,36 +21,36 @@ public final class KillableProcess: Sendable {
     }
 
     /// Sends SIGKILL and waits until the child is gone.
-    public func killAndWait() async {
+    package func killAndWait() async {
         child.signal(SIGKILL)
         await waitForExit()
     }
 
     /// Waits until the child has exited.
-    public func waitForExit() async {
+    package func waitForExit() async {
         while await child.exitStatus(within: .seconds(3600)) == nil {}
     }
 
     /// Whether the child ended by a signal (our SIGKILL) rather than by exiting on its own.
-    public var wasKilled: Bool { child.exitStatusIfEnded().map { $0 & 0x7F != 0 } ?? false }
+    package var wasKilled: Bool { child.exitStatusIfEnded().map { $0 & 0x7F != 0 } ?? false }
 
     /// Whether the child has written anything to standard output yet.
-    public var hasOutput: Bool {
+    package var hasOutput: Bool {
         ((try? FileManager.default.attributesOfItem(atPath: outputPath)[.size] as? Int) ?? 0) > 0
     }
 
     /// Whether the child is still running.
-    public var isRunning: Bool { child.exitStatusIfEnded() == nil }
+    package var isRunning: Bool { child.exitStatusIfEnded() == nil }
 
     /// The complete lines the child wrote so far (a line cut by the kill is left out).
-    public func outputLines() throws -> [Substring] {
+    package func outputLines() throws -> [Substring] {
         let text = try String(contentsOfFile: outputPath, encoding: .utf8)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
         return Array(lines.dropLast())
     }
 
     /// What the child wrote to standard error.
-    public func errorText() -> String {
+    package func errorText() -> String {
         (try? String(contentsOfFile: outputPath + ".err", encoding: .utf8)) ?? ""
     }
 }

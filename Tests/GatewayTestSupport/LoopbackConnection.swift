@@ -1,10 +1,8 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A plain blocking TCP connection to `port` on the loopback address `host`, for tests that
 /// speak to a server byte by byte; the caller closes it. Throws when nothing accepts.
-public func loopbackConnection(to port: UInt16, host: String = "127.0.0.1") throws -> Int32 {
+package func loopbackConnection(to port: UInt16, host: String = "127.0.0.1") throws -> Int32 {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -21,9 +19,9 @@ public func loopbackConnection(to port: UInt16, host: String = "127.0.0.1") thro
 }
 
 /// Nothing accepted a `loopbackConnection`.
-public struct LoopbackConnectionRefused: Error, CustomStringConvertible {
+package struct LoopbackConnectionRefused: Error, CustomStringConvertible {
     let host: String
     let port: UInt16
     /// Which address refused, for the test log.
-    public var description: String { "nothing accepts connections on \(host):\(port)" }
+    package var description: String { "nothing accepts connections on \(host):\(port)" }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// Foundation reaping a child) need one of them: two tests blocking both at once waited for each
 /// other for ever (seen: a schema check waiting for python3 while a metrics test waited for a
 /// reply that no free thread could render).
-public func offThePool<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+package func offThePool<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
     try await withCheckedThrowingContinuation { continuation in
         Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
     }

@@ -1,12 +1,12 @@
 import Foundation
 
 /// A fresh directory owned by one test, removed by ``remove()``.
-public struct TemporaryDirectory: Sendable {
+package struct TemporaryDirectory: Sendable {
     /// Its absolute path.
-    public let path: String
+    package let path: String
 
     /// Creates `<tmp>/<prefix>-<uuid>`.
-    public init(_ prefix: String = "gateway-test") throws {
+    package init(_ prefix: String = "gateway-test") throws {
         path =
             FileManager.default.temporaryDirectory
             .appendingPathComponent("\(prefix)-\(UUID().uuidString)").path
@@ -14,10 +14,10 @@ public struct TemporaryDirectory: Sendable {
     }
 
     /// `name` inside the directory.
-    public func file(_ name: String) -> String { path + "/" + name }
+    package func file(_ name: String) -> String { path + "/" + name }
 
     /// Deletes the directory and everything in it.
-    public func remove() {
+    package func remove() {
         try? FileManager.default.removeItem(atPath: path)
     }
 }

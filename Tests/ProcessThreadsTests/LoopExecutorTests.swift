@@ -6,9 +6,7 @@ import Testing
 
 @testable import ProcessThreads
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The loop executor the daemon runs on: its jobs run on its one thread, in order; its timers
 /// carry the daemon's sleeps, wake in deadline order and never early, and a cancelled sleep

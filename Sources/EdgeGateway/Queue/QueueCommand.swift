@@ -1,6 +1,5 @@
 import ArgumentParser
 import GatewayCommandLine
-import GatewayDaemon
 
 /// `edge-gateway queue`: lets a technician look into the offline queue and repair it, while the
 /// daemon keeps running (SQLite's WAL lets this process read and write alongside it).

@@ -1,7 +1,9 @@
 import ArgumentParser
 import GatewayCommandLine
-import GatewayDaemon
 import OfflineQueue
+import GatewayOperations
+import GatewayPipeline
+import OutputFormats
 
 /// `edge-gateway queue export`: the samples still on the gateway, for a technician or a study
 /// coordinator, without disturbing the uploader (it only reads).

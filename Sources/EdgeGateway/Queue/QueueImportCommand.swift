@@ -1,7 +1,9 @@
 import ArgumentParser
 import GatewayCommandLine
-import GatewayDaemon
 import OfflineQueue
+import GatewayPipeline
+import GatewayStatus
+import OutputFormats
 
 /// `edge-gateway queue import`: recovers the records of a queue file the daemon found damaged
 /// and moved aside, so a damaged header or a bad page costs no sample that can still be read.

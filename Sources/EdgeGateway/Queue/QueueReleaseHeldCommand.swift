@@ -5,8 +5,10 @@ import FoundationEssentials
 import Foundation
 #endif
 import GatewayCommandLine
-import GatewayDaemon
 import OfflineQueue
+import GatewayPipeline
+import GatewayStatus
+import OutputFormats
 
 /// `edge-gateway queue release-held`: sends the samples held for an unsynchronised clock now,
 /// for a box whose clock the operator knows is right (or that will never synchronise).

@@ -1,7 +1,8 @@
 import ArgumentParser
 import GatewayCommandLine
-import GatewayDaemon
 import OfflineQueue
+import GatewayStatus
+import OutputFormats
 
 /// `edge-gateway queue retry-dead`: after fixing what made the server refuse records (say a
 /// patient binding), send them again.

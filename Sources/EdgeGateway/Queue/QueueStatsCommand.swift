@@ -5,8 +5,9 @@ import FoundationEssentials
 import Foundation
 #endif
 import GatewayCommandLine
-import GatewayDaemon
 import OfflineQueue
+import GatewayPipeline
+import OutputFormats
 
 /// `edge-gateway queue stats`: how much waits, how old it is, what was lost to the bounds.
 struct QueueStatsCommand: AsyncParsableCommand {

@@ -1,6 +1,5 @@
 import Foundation
 import GatewayCommandLine
-import GatewayDaemon
 
 /// How fast the daemon empties a backlog once JHE is reachable again: the samples the queue held
 /// when the network came back, and the time JHE took to store them, from its first stored batch

@@ -1,6 +1,6 @@
 import Foundation
 import GatewayCommandLine
-import GatewayDaemon
+import OutputFormats
 
 /// The demo's live view: one row per strap (bpm, captured, queued, delivered) and the uplink's
 /// state, redrawn in place on a terminal, printed every few seconds otherwise.
@@ -40,8 +40,8 @@ actor DemoDashboard {
         lines.append("")
         lines.append("queue: \(stats.map { "\($0.pending) pending, \($0.leased) leased, \($0.dead) dead" } ?? "-")")
         lines.append("JHE: \(stored) stored, \(counters.duplicates) duplicates answered 409, \(counters.refreshes) token refreshes")
-        let failing = uplink?.currentError.map { "failing since \(uplink?.failingSince.map(RFC3339Text.format) ?? "?"): \($0)" }
-        lines.append("uplink: last success \(uplink?.lastSuccessAt.map(RFC3339Text.format) ?? "never"); \(failing ?? "no error now")")
+        let failing = uplink?.currentError.map { "failing since \(uplink?.failingSince.map { RFC3339.format($0) } ?? "?"): \($0)" }
+        lines.append("uplink: last success \(uplink?.lastSuccessAt.map { RFC3339.format($0) } ?? "never"); \(failing ?? "no error now")")
         if interactive {
             StandardOutput.writeLine("\u{1B}[H\u{1B}[2J" + (lines + [""] + notes.suffix(8)).joined(separator: "\n"))
         } else {
@@ -51,7 +51,7 @@ actor DemoDashboard {
 
     /// `text` after the time of day (`HH:MM:SS`), as timeline lines read.
     static func timestamped(_ text: String) -> String {
-        "\(RFC3339Text.format(Date()).split(separator: "T").last?.prefix(8) ?? "")  \(text)"
+        "\(RFC3339.format(Date()).split(separator: "T").last?.prefix(8) ?? "")  \(text)"
     }
 
     private static func row(_ columns: String...) -> String {

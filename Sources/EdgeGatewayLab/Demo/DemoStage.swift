@@ -2,9 +2,10 @@ import BlueZSimulator
 import Foundation
 import GATTHeartRate
 import GatewayCommandLine
-import GatewayDaemon
 import JHESimulator
 import OfflineQueue
+import GatewayPipeline
+import GatewayStatus
 
 /// Everything `edge-gateway-lab demo` puts on stage: a private bus with a simulated bluetoothd and
 /// straps, a JHE simulator with short-lived tokens, an enrolled state directory with the straps

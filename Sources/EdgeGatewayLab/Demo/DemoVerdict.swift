@@ -1,6 +1,5 @@
 import Foundation
 import GatewayCommandLine
-import GatewayDaemon
 
 /// How the demo ended, checked against the JHE simulator's own store.
 struct DemoVerdict {

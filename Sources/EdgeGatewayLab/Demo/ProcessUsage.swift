@@ -1,9 +1,6 @@
-import GatewayDaemon
 import GatewayCommandLine
 import Foundation
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// CPU time, memory and open files of a process, from `/proc/<pid>/stat`, `/proc/<pid>/status`
 /// and `/proc/<pid>/fd`: how the demo reports what the daemon costs per sample, and how the soak

@@ -1,6 +1,5 @@
 import Foundation
 import GatewayCommandLine
-import GatewayDaemon
 
 /// The soak's time series of the daemon's memory and open files, and the test that they stayed
 /// flat: the mean of the last quarter against the mean of the first quarter after warm-up.

@@ -1,6 +1,6 @@
 import ArgumentParser
 import GatewayCommandLine
-import GatewayDaemon
+import OutputFormats
 
 /// `edge-gateway-lab footprint`: what the daemon process costs (CPU per sample, resident
 /// memory, bytes written, wake-ups) under the loads issue 16 sets targets for, measured from

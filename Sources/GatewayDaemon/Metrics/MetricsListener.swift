@@ -1,6 +1,5 @@
-#if canImport(Glibc)
 import Glibc
-#endif
+import GatewayConfiguration
 
 /// The metrics server's listening socket: bound and listening at init, non-blocking (the
 /// Dispatch source says when a connection waits), closed by `close`.
@@ -68,4 +67,14 @@ struct MetricsListener: Sendable {
             Int(UInt16(bigEndian: bytes.load(fromByteOffset: MemoryLayout<sockaddr_in>.offset(of: \.sin_port)!, as: UInt16.self)))
         }
     }
+}
+
+/// The metrics server could not listen where `[metrics] listen` says.
+struct MetricsListenError: Error, Sendable, CustomStringConvertible {
+    /// Stable code for scripts: always `metrics.listen-failed`.
+    let code = "metrics.listen-failed"
+    /// What failed, on which address, and what to do.
+    let message: String
+
+    var description: String { "\(message) [\(code)]" }
 }

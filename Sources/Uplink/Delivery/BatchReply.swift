@@ -1,11 +1,7 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
 #endif
 
 /// What one `POST /FHIR/R5/` attempt came to, classified by the reply table of contract §8.
@@ -66,5 +62,15 @@ enum BatchReply {
         let text = String(decoding: body.prefix(300), as: UTF8.self)
             .map { $0.isASCII && !$0.isNewline ? $0 : " " }
         return text.isEmpty ? "(empty body)" : String(text)
+    }
+}
+
+/// The `Retry-After` header, which 429 and 503 replies may carry.
+enum RetryAfter {
+    /// The delta-seconds form, at most an hour; nil for an HTTP date (JHE's stack sends none),
+    /// a negative number or anything else.
+    static func parse(_ header: String?) -> Duration? {
+        guard let header, let seconds = Int64(header.filter { !$0.isWhitespace }), seconds >= 0 else { return nil }
+        return .seconds(min(seconds, 3600))
     }
 }

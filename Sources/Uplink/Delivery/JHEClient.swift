@@ -9,21 +9,22 @@ import Foundation
 /// Delivers heart-rate samples to JHE and says, per sample, what the queue should do with it.
 ///
 /// Batches of `batchSize` entries go to `POST /FHIR/R5/`; replies are read per entry (201 →
-/// delivered, 409 → duplicate, 400/422 → rejected, 403 → held). A 401 renews the token once
-/// (single flight, through `TokenManager`) and re-posts; a whole-request 400/500 is confirmed
-/// by one re-post after `poisonConfirmationPause`, then the batch is split in halves until the
-/// poison entry stands alone. That is all it repeats: 429, other 5xx, timeouts and connection
-/// errors end the call at once with `retryLater`, and `Delivery` tells the caller's retry loop
-/// (the daemon's uploader, the only one) how long the server asked it to wait and whether the
-/// server was reachable at all, so the first failure of an outage is seen and logged at once.
-public final class JHEClient: Sendable {
+/// delivered, 409 → duplicate, 400/422 → rejected, 403 → dead-lettered: consent or permission
+/// missing). A 401 renews the token once (single flight, through `TokenManager`) and re-posts;
+/// a whole-request 400/500 is confirmed by one re-post after `poisonConfirmationPause`, then the
+/// batch is split in halves until the poison entry stands alone. That is all it repeats: 429,
+/// other 5xx, timeouts and connection errors end the call at once with `retryLater`, and
+/// `Delivery` tells the caller's retry loop (the daemon's uploader, the only one) how long the
+/// server asked it to wait and whether the server was reachable at all, so the first failure of
+/// an outage is seen and logged at once.
+package final class JHEClient: Sendable {
     private let tokens: TokenManager
     private let transport: any HTTPTransport
     private let configuration: DeliveryConfiguration
     private let sleep: @Sendable (Duration) async -> Void
 
     /// A client uploading with `tokens`' credentials through `transport`.
-    public init(
+    package init(
         tokens: TokenManager, transport: any HTTPTransport, configuration: DeliveryConfiguration = DeliveryConfiguration(),
         sleep: @escaping @Sendable (Duration) async -> Void = { try? await ProcessExecutor.sleep(for: $0) }
     ) {
@@ -34,13 +35,13 @@ public final class JHEClient: Sendable {
     }
 
     /// One outcome per sample, in the order given.
-    public func deliver(_ samples: [HeartRateSample]) async -> [Outcome] {
+    package func deliver(_ samples: [HeartRateSample]) async -> [Outcome] {
         await delivery(of: samples).outcomes
     }
 
     /// One outcome per sample, in the order given, with what a retry loop needs to know about
     /// the ones left unsettled (`Retry-After`, whether the server was reachable at all).
-    public func delivery(of samples: [HeartRateSample]) async -> Delivery {
+    package func delivery(of samples: [HeartRateSample]) async -> Delivery {
         let credentials: Credentials
         do {
             credentials = try await tokens.current()
@@ -96,7 +97,7 @@ public final class JHEClient: Sendable {
     /// A cheap, anonymous check that the server answers HTTP again (the OpenID configuration
     /// document, no token sent): true for any reply below 500 within `timeout`. Used between
     /// the long pauses of an outage, so uploads resume within seconds of the server's return.
-    public func probe(timeout: Duration = .seconds(5)) async -> Bool {
+    package func probe(timeout: Duration = .seconds(5)) async -> Bool {
         guard let server = try? await tokens.server() else { return false }
         let request = TransportRequest(method: "GET", url: server.url("/o/.well-known/openid-configuration"), headers: [("Accept", "application/json")])
         guard let reply = try? await transport.send(request, timeout: timeout) else { return false }

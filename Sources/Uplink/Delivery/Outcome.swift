@@ -1,6 +1,6 @@
 /// What became of one sample handed to `JHEClient.deliver`, and so what the queue does with it
 /// (contract §8).
-public enum Outcome: Sendable, Equatable {
+package enum Outcome: Sendable, Equatable {
     /// Stored (entry 201): delete it from the queue.
     case delivered
     /// Already stored by an earlier attempt (entry 409): delete it, count it as a duplicate.
@@ -19,7 +19,7 @@ public enum Outcome: Sendable, Equatable {
     case skipped(reason: String)
 
     /// Whether the sample can leave the queue as done.
-    public var isSettled: Bool {
+    package var isSettled: Bool {
         switch self {
         case .delivered, .duplicate, .skipped: true
         case .rejected, .forbidden, .retryLater: false

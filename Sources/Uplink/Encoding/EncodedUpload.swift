@@ -1,26 +1,22 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
 #endif
 
 /// The result of encoding a set of samples: the Observations to send, each tied back to the
 /// samples it stands for, and the samples deliberately not sent.
-public struct EncodedUpload: Sendable {
+package struct EncodedUpload: Sendable {
     /// One Observation and the samples whose fate it decides.
-    public struct Item: Sendable {
+    package struct Item: Sendable {
         /// What goes into the Bundle.
-        public var observation: FHIRObservation
+        package var observation: FHIRObservation
         /// The samples this Observation carries (one, or a window's worth).
-        public var sampleIDs: [UUID]
+        package var sampleIDs: [UUID]
     }
 
     /// Observations in the order they are to be sent.
-    public var items: [Item]
+    package var items: [Item]
     /// Samples not uploaded as heart rates because the strap reported no skin contact.
-    public var noContactSampleIDs: [UUID]
+    package var noContactSampleIDs: [UUID]
 }

@@ -1,22 +1,22 @@
 import GATTHeartRate
 
 /// Which data points to make from samples, independent of who they belong to.
-public struct EncodingOptions: Sendable {
+package struct EncodingOptions: Sendable {
     /// One point per sample, or windowed statistics.
-    public var resolution: UploadResolution
+    package var resolution: UploadResolution
     /// Also send each RR interval as an `omh:rr-interval:1.0` point (off by default: JHE costs
     /// 10–14 ms per entry, and RR doubles or triples the entry count).
-    public var includeRRIntervals: Bool
+    package var includeRRIntervals: Bool
     /// Leave out samples whose strap reported no skin contact (their rate is noise); off, they
     /// are uploaded like any other.
-    public var dropNoContact: Bool
+    package var dropNoContact: Bool
     /// Make and model per strap.
-    public var datasheets: [BluetoothAddress: SensorDatasheet]
+    package var datasheets: [BluetoothAddress: SensorDatasheet]
     /// Make and model for straps without their own entry.
-    public var defaultDatasheet: SensorDatasheet?
+    package var defaultDatasheet: SensorDatasheet?
 
     /// Options; the defaults send one heart-rate point per sample and nothing else.
-    public init(
+    package init(
         resolution: UploadResolution = .everySample, includeRRIntervals: Bool = false, dropNoContact: Bool = true,
         datasheets: [BluetoothAddress: SensorDatasheet] = [:], defaultDatasheet: SensorDatasheet? = nil
     ) {
@@ -34,16 +34,16 @@ public struct EncodingOptions: Sendable {
 
 /// What the encoder needs beyond the samples: who and what the data belongs to on the server,
 /// and which data points to make.
-public struct EncoderConfiguration: Sendable {
+package struct EncoderConfiguration: Sendable {
     /// The patient a sample is filed under when the sample carries no patient binding.
-    public var defaultPatientID: String
+    package var defaultPatientID: String
     /// The JHE data source (`Device/<id>`) every Observation names.
-    public var deviceID: String
+    package var deviceID: String
     /// Which data points to make.
-    public var options: EncodingOptions
+    package var options: EncodingOptions
 
     /// A configuration for one enrolment.
-    public init(defaultPatientID: String, deviceID: String, options: EncodingOptions = EncodingOptions()) {
+    package init(defaultPatientID: String, deviceID: String, options: EncodingOptions = EncodingOptions()) {
         self.defaultPatientID = defaultPatientID
         self.deviceID = deviceID
         self.options = options

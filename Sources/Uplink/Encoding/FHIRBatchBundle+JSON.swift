@@ -1,5 +1,6 @@
+import OutputFormats
 extension FHIRBatchBundle: JSONWritable {
-    func write(to json: inout JSONBytes) throws(UplinkError) {
+    func write(to json: inout JSONWriter) throws(UplinkError) {
         json.beginObject()
         json.key("entry")
         json.beginArray()
@@ -26,7 +27,7 @@ extension FHIRBatchBundle: JSONWritable {
 }
 
 extension FHIRObservation: JSONWritable {
-    func write(to json: inout JSONBytes) throws(UplinkError) {
+    func write(to json: inout JSONWriter) throws(UplinkError) {
         json.beginObject()
         json.key("code")
         json.beginObject()
@@ -81,7 +82,7 @@ extension FHIRObservation: JSONWritable {
 }
 
 extension FHIRReference {
-    fileprivate func write(to json: inout JSONBytes) {
+    fileprivate func write(to json: inout JSONWriter) {
         json.beginObject()
         json.key("reference")
         json.string(reference)

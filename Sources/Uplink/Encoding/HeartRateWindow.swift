@@ -2,11 +2,7 @@ import GATTHeartRate
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
 #endif
 
 /// The samples of one strap and patient that fall into one epoch-aligned window, and the

@@ -1,11 +1,7 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
 #endif
 
 /// RFC 4122 version-5 (SHA-1, name-based) UUIDs for data points that are derived from samples

@@ -1,28 +1,28 @@
 /// A number with a unit (`{"value": 72, "unit": "beats/min"}`).
-public struct OMHUnitValue: Codable, Sendable, Equatable {
+package struct OMHUnitValue: Codable, Sendable, Equatable {
     /// The value; integral values encode without a fraction.
-    public var value: Double
+    package var value: Double
     /// The unit the schema demands (`beats/min`, `ms`).
-    public var unit: String
+    package var unit: String
 
     /// A unit value from its parts.
-    public init(value: Double, unit: String) {
+    package init(value: Double, unit: String) {
         self.value = value
         self.unit = unit
     }
 }
 
 /// When a value applies: an instant or an interval (OMH `time-frame-1.0`, one of the two).
-public struct OMHTimeFrame: Codable, Sendable, Equatable {
+package struct OMHTimeFrame: Codable, Sendable, Equatable {
     /// The instant, for a single reading.
-    public var dateTime: String?
+    package var dateTime: String?
     /// The window, for a windowed statistic.
-    public var timeInterval: OMHTimeInterval?
+    package var timeInterval: OMHTimeInterval?
 
     /// A time frame at one instant.
-    public static func instant(_ dateTime: String) -> Self { Self(dateTime: dateTime, timeInterval: nil) }
+    package static func instant(_ dateTime: String) -> Self { Self(dateTime: dateTime, timeInterval: nil) }
     /// A time frame over a window.
-    public static func interval(start: String, end: String) -> Self {
+    package static func interval(start: String, end: String) -> Self {
         Self(dateTime: nil, timeInterval: OMHTimeInterval(startDateTime: start, endDateTime: end))
     }
 
@@ -33,11 +33,11 @@ public struct OMHTimeFrame: Codable, Sendable, Equatable {
 }
 
 /// A start and end time (`time-interval-1.0`, the start/end form).
-public struct OMHTimeInterval: Codable, Sendable, Equatable {
+package struct OMHTimeInterval: Codable, Sendable, Equatable {
     /// Inclusive start.
-    public var startDateTime: String
+    package var startDateTime: String
     /// Exclusive end.
-    public var endDateTime: String
+    package var endDateTime: String
 
     private enum CodingKeys: String, CodingKey {
         case startDateTime = "start_date_time"
@@ -46,16 +46,16 @@ public struct OMHTimeInterval: Codable, Sendable, Equatable {
 }
 
 /// The body of `omh:heart-rate:2.0`.
-public struct HeartRateBody: Codable, Sendable, Equatable {
+package struct HeartRateBody: Codable, Sendable, Equatable {
     /// Beats per minute.
-    public var heartRate: OMHUnitValue
+    package var heartRate: OMHUnitValue
     /// When.
-    public var effectiveTimeFrame: OMHTimeFrame
+    package var effectiveTimeFrame: OMHTimeFrame
     /// `average`, `minimum` or `maximum` for a windowed value; absent for a single reading.
-    public var descriptiveStatistic: String?
+    package var descriptiveStatistic: String?
 
     /// A heart-rate body from its parts.
-    public init(bpm: Double, effectiveTimeFrame: OMHTimeFrame, descriptiveStatistic: String? = nil) {
+    package init(bpm: Double, effectiveTimeFrame: OMHTimeFrame, descriptiveStatistic: String? = nil) {
         self.heartRate = OMHUnitValue(value: bpm, unit: "beats/min")
         self.effectiveTimeFrame = effectiveTimeFrame
         self.descriptiveStatistic = descriptiveStatistic
@@ -69,14 +69,14 @@ public struct HeartRateBody: Codable, Sendable, Equatable {
 }
 
 /// The body of `omh:rr-interval:1.0`.
-public struct RRIntervalBody: Codable, Sendable, Equatable {
+package struct RRIntervalBody: Codable, Sendable, Equatable {
     /// The interval in milliseconds.
-    public var rrInterval: OMHUnitValue
+    package var rrInterval: OMHUnitValue
     /// When the interval ended.
-    public var effectiveTimeFrame: OMHTimeFrame
+    package var effectiveTimeFrame: OMHTimeFrame
 
     /// An RR-interval body from its parts.
-    public init(milliseconds: Double, effectiveTimeFrame: OMHTimeFrame) {
+    package init(milliseconds: Double, effectiveTimeFrame: OMHTimeFrame) {
         self.rrInterval = OMHUnitValue(value: milliseconds, unit: "ms")
         self.effectiveTimeFrame = effectiveTimeFrame
     }

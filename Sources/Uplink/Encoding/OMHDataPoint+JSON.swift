@@ -1,5 +1,6 @@
+import OutputFormats
 extension OMHDataPoint: JSONWritable where Body: JSONWritable {
-    func write(to json: inout JSONBytes) throws(UplinkError) {
+    func write(to json: inout JSONWriter) throws(UplinkError) {
         json.beginObject()
         json.key("body")
         try body.write(to: &json)
@@ -10,7 +11,7 @@ extension OMHDataPoint: JSONWritable where Body: JSONWritable {
 }
 
 extension OMHHeader: JSONWritable {
-    func write(to json: inout JSONBytes) throws(UplinkError) {
+    func write(to json: inout JSONWriter) throws(UplinkError) {
         json.beginObject()
         if let externalDatasheets {
             json.key("external_datasheets")
@@ -29,7 +30,7 @@ extension OMHHeader: JSONWritable {
 }
 
 extension OMHSchemaID: JSONWritable {
-    func write(to json: inout JSONBytes) throws(UplinkError) {
+    func write(to json: inout JSONWriter) throws(UplinkError) {
         json.beginObject()
         json.key("name")
         json.string(name)
@@ -42,7 +43,7 @@ extension OMHSchemaID: JSONWritable {
 }
 
 extension OMHDatasheet: JSONWritable {
-    func write(to json: inout JSONBytes) throws(UplinkError) {
+    func write(to json: inout JSONWriter) throws(UplinkError) {
         json.beginObject()
         json.key("datasheet_reference")
         json.string(datasheetReference)
@@ -53,7 +54,7 @@ extension OMHDatasheet: JSONWritable {
 }
 
 extension HeartRateBody: JSONWritable {
-    func write(to json: inout JSONBytes) throws(UplinkError) {
+    func write(to json: inout JSONWriter) throws(UplinkError) {
         json.beginObject()
         if let descriptiveStatistic {
             json.key("descriptive_statistic")
@@ -68,7 +69,7 @@ extension HeartRateBody: JSONWritable {
 }
 
 extension RRIntervalBody: JSONWritable {
-    func write(to json: inout JSONBytes) throws(UplinkError) {
+    func write(to json: inout JSONWriter) throws(UplinkError) {
         json.beginObject()
         json.key("effective_time_frame")
         try effectiveTimeFrame.write(to: &json)
@@ -79,18 +80,25 @@ extension RRIntervalBody: JSONWritable {
 }
 
 extension OMHUnitValue: JSONWritable {
-    func write(to json: inout JSONBytes) throws(UplinkError) {
+    func write(to json: inout JSONWriter) throws(UplinkError) {
         json.beginObject()
         json.key("unit")
         json.string(unit)
         json.key("value")
-        try json.number(value)
+        do {
+            try json.number(value)
+        } catch {
+            throw UplinkError(
+                .unencodableValue,
+                "A sample gave a non-finite number (\(value)), which JSON cannot carry; the sample stays in the queue. Please report this as a bug, with the sample from `edge-gateway queue export`."
+            )
+        }
         json.endObject()
     }
 }
 
 extension OMHTimeFrame: JSONWritable {
-    func write(to json: inout JSONBytes) throws(UplinkError) {
+    func write(to json: inout JSONWriter) throws(UplinkError) {
         json.beginObject()
         if let dateTime {
             json.key("date_time")

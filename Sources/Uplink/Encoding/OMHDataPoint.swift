@@ -2,34 +2,34 @@
 ///
 /// Generic over the body so heart rate and RR interval share one header shape; field names are
 /// the schemas' snake_case names, spelled out in `CodingKeys` where Swift's differ.
-public struct OMHDataPoint<Body: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
+package struct OMHDataPoint<Body: Codable & Sendable & Equatable>: Codable, Sendable, Equatable {
     /// Identity, schema, creation time and provenance.
-    public var header: OMHHeader
+    package var header: OMHHeader
     /// The measured value and when it applies.
-    public var body: Body
+    package var body: Body
 
     /// A data point from its parts.
-    public init(header: OMHHeader, body: Body) {
+    package init(header: OMHHeader, body: Body) {
         self.header = header
         self.body = body
     }
 }
 
 /// The IEEE 1752 `header-1.0` fields the gateway fills.
-public struct OMHHeader: Codable, Sendable, Equatable {
+package struct OMHHeader: Codable, Sendable, Equatable {
     /// Lower-case UUID; equals the sample id so a re-sent point keeps its identity.
-    public var uuid: String
+    package var uuid: String
     /// Which body schema this is (`omh:heart-rate:2.0`).
-    public var schemaID: OMHSchemaID
+    package var schemaID: OMHSchemaID
     /// When the gateway created the point at the source: the capture time.
-    public var sourceCreationDateTime: String
+    package var sourceCreationDateTime: String
     /// Always `sensed` for strap readings.
-    public var modality: String
+    package var modality: String
     /// Manufacturer and model of the strap, when known.
-    public var externalDatasheets: [OMHDatasheet]?
+    package var externalDatasheets: [OMHDatasheet]?
 
     /// A header from its parts.
-    public init(
+    package init(
         uuid: String, schemaID: OMHSchemaID, sourceCreationDateTime: String,
         modality: String = "sensed", externalDatasheets: [OMHDatasheet]? = nil
     ) {
@@ -50,32 +50,32 @@ public struct OMHHeader: Codable, Sendable, Equatable {
 }
 
 /// An OMH schema identifier (`namespace`, `name`, `version`).
-public struct OMHSchemaID: Codable, Sendable, Equatable {
+package struct OMHSchemaID: Codable, Sendable, Equatable {
     /// `omh`.
-    public var namespace: String
+    package var namespace: String
     /// `heart-rate` or `rr-interval`.
-    public var name: String
+    package var name: String
     /// `2.0` or `1.0`.
-    public var version: String
+    package var version: String
 
     /// The heart-rate 2.0 schema, the one JHE knows as `omh:heart-rate:2.0`.
-    public static let heartRate = OMHSchemaID(namespace: "omh", name: "heart-rate", version: "2.0")
+    package static let heartRate = OMHSchemaID(namespace: "omh", name: "heart-rate", version: "2.0")
     /// The RR-interval 1.0 schema (`omh:rr-interval:1.0`).
-    public static let rrInterval = OMHSchemaID(namespace: "omh", name: "rr-interval", version: "1.0")
+    package static let rrInterval = OMHSchemaID(namespace: "omh", name: "rr-interval", version: "1.0")
 
     /// The FHIR coding code JHE registers for this schema, e.g. `omh:heart-rate:2.0`.
-    public var code: String { "\(namespace):\(name):\(version)" }
+    package var code: String { "\(namespace):\(name):\(version)" }
 }
 
 /// One `external_datasheets` entry: provenance of the reading (manufacturer, model).
-public struct OMHDatasheet: Codable, Sendable, Equatable {
+package struct OMHDatasheet: Codable, Sendable, Equatable {
     /// `manufacturer` or `model`.
-    public var datasheetType: String
+    package var datasheetType: String
     /// The manufacturer's or model's name.
-    public var datasheetReference: String
+    package var datasheetReference: String
 
     /// A datasheet entry from its parts.
-    public init(datasheetType: String, datasheetReference: String) {
+    package init(datasheetType: String, datasheetReference: String) {
         self.datasheetType = datasheetType
         self.datasheetReference = datasheetReference
     }

@@ -1,14 +1,14 @@
 import GATTHeartRate
 
 /// What the gateway knows about a strap's make, for OMH `external_datasheets`.
-public struct SensorDatasheet: Sendable, Equatable, Codable {
+package struct SensorDatasheet: Sendable, Equatable, Codable {
     /// e.g. `Polar`.
-    public var manufacturer: String?
+    package var manufacturer: String?
     /// e.g. `H10`.
-    public var model: String?
+    package var model: String?
 
     /// A datasheet from its parts.
-    public init(manufacturer: String?, model: String?) {
+    package init(manufacturer: String?, model: String?) {
         self.manufacturer = manufacturer
         self.model = model
     }

@@ -2,34 +2,31 @@ import GATTHeartRate
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
 #endif
-#endif
+import OutputFormats
 
 /// Turns `HeartRateSample`s into the FHIR Observations JHE accepts (contract §4–5).
 ///
 /// Every identifier is derived from sample ids only, never from the time of encoding, so
 /// encoding the same samples again gives byte-identical Observations: a retry after a lost
 /// reply is answered 409 and counted as delivered, never stored twice.
-public struct UploadEncoder: Sendable {
+package struct UploadEncoder: Sendable {
     /// The OMH coding system JHE registers its codes under.
-    public static let omhSystem = "https://w3id.org/openmhealth"
+    package static let omhSystem = "https://w3id.org/openmhealth"
     /// FHIR's URI identifier system, used with `urn:uuid:` values.
-    public static let identifierSystem = "urn:ietf:rfc:3986"
+    package static let identifierSystem = "urn:ietf:rfc:3986"
 
     /// Patient, device, resolution and datasheets.
-    public let configuration: EncoderConfiguration
+    package let configuration: EncoderConfiguration
     /// An encoder for one enrolment.
-    public init(configuration: EncoderConfiguration) {
+    package init(configuration: EncoderConfiguration) {
         self.configuration = configuration
     }
 
     /// Encodes samples in order. Unless the options keep them, samples whose strap reported no
     /// skin contact are left out and listed in `noContactSampleIDs`.
-    public func encode(_ samples: [HeartRateSample]) throws(UplinkError) -> EncodedUpload {
+    package func encode(_ samples: [HeartRateSample]) throws(UplinkError) -> EncodedUpload {
         let drop = configuration.options.dropNoContact
         let readings = samples.filter { !drop || $0.measurement.contact != .notDetected }
         let noContact = drop ? samples.filter { $0.measurement.contact == .notDetected }.map(\.id) : []
@@ -50,8 +47,8 @@ public struct UploadEncoder: Sendable {
     }
 
     /// The JSON body of `POST /FHIR/R5/` for these Observations.
-    public func bundleData(_ observations: [FHIRObservation]) throws(UplinkError) -> Data {
-        var json = JSONBytes(capacity: 1_200 * observations.count + 64)
+    package func bundleData(_ observations: [FHIRObservation]) throws(UplinkError) -> Data {
+        var json = JSONWriter(capacity: 1_200 * observations.count + 64)
         try FHIRBatchBundle(observations: observations).write(to: &json)
         return Data(json.bytes)
     }
@@ -119,7 +116,7 @@ public struct UploadEncoder: Sendable {
         _ point: OMHDataPoint<Body>, uuid: UUID, schema: OMHSchemaID, display: String,
         patient: String?, effective: String
     ) throws(UplinkError) -> FHIRObservation {
-        var json = JSONBytes(asciiOnly: true)
+        var json = JSONWriter(escaping: .asciiOnly)
         try point.write(to: &json)
         return FHIRObservation(
             identifier: [FHIRIdentifier(system: Self.identifierSystem, value: "urn:uuid:" + uuid.uuidString.lowercased())],

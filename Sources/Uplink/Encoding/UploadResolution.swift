@@ -1,5 +1,5 @@
 /// How samples become data points: one per sample (1 Hz), or one set of statistics per window.
-public enum UploadResolution: Sendable, Equatable, CustomStringConvertible {
+package enum UploadResolution: Sendable, Equatable, CustomStringConvertible {
     /// One heart-rate data point per sample.
     case everySample
     /// Per window of this many seconds (aligned to the Unix epoch): an average, a minimum and
@@ -7,7 +7,7 @@ public enum UploadResolution: Sendable, Equatable, CustomStringConvertible {
     case window(seconds: Int)
 
     /// Parses `every-sample` (or `raw`) and durations such as `60s`, `5m`, `1h`.
-    public init(parsing text: String) throws(UplinkError) {
+    package init(parsing text: String) throws(UplinkError) {
         let trimmed = String(text.filter { !$0.isWhitespace }).lowercased()
         if trimmed == "every-sample" || trimmed == "raw" {
             self = .everySample
@@ -23,7 +23,7 @@ public enum UploadResolution: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `every-sample` or the window in seconds (`300s`): text `init(parsing:)` reads back.
-    public var description: String {
+    package var description: String {
         switch self {
         case .everySample: "every-sample"
         case .window(let seconds): "\(seconds)s"

@@ -1,24 +1,20 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
 #endif
 
 /// Gets a gateway its credentials (contract §2): a patient invitation redeemed and exchanged
 /// with PKCE, or a practitioner's client-credentials key; then finds the patient and the data
 /// source, and stores everything with `CredentialsPersistence` before returning.
-public struct Enrolment: Sendable {
+package struct Enrolment: Sendable {
     private let transport: any HTTPTransport
     private let store: any CredentialsPersistence
     private let timeout: Duration
     private let now: @Sendable () -> Int64
 
     /// An enrolment that talks through `transport` and saves into `store`.
-    public init(
+    package init(
         transport: any HTTPTransport, store: any CredentialsPersistence, timeout: Duration = .seconds(30),
         now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
     ) {
@@ -31,7 +27,7 @@ public struct Enrolment: Sendable {
     /// Enrols with a patient invitation link or code. `baseURL` overrides the link's host;
     /// `deviceID` overrides the data source found in the patient's consents; `fhirBasePath` is
     /// `/fhir/r5/` for JHE v0.0.11 and older.
-    public func enroll(
+    package func enroll(
         invitation: String, baseURL: String? = nil, deviceID: String? = nil, fhirBasePath: String = "/FHIR/R5/"
     ) async throws(UplinkError) -> Credentials {
         let invitation = try InvitationCode(parsing: invitation)
@@ -64,7 +60,7 @@ public struct Enrolment: Sendable {
     }
 
     /// Enrols a clinic gateway with a practitioner API client key (`base64(client_id:secret)`).
-    public func enroll(
+    package func enroll(
         clientCredentials key: String, baseURL: String, deviceID: String?, fhirBasePath: String = "/FHIR/R5/"
     ) async throws(UplinkError) -> Credentials {
         let server = try ServerAddress(baseURL: baseURL, fhirBasePath: fhirBasePath)

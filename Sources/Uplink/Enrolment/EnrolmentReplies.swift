@@ -1,11 +1,7 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
 #endif
 
 /// `POST /api/v1/invitation/<token>` → the grant to exchange within 60 s.
@@ -44,7 +40,7 @@ struct ProfileReply: Decodable {
 /// its OAuth and FHIR endpoints; contract §2a records a real reply. Only the fields the gateway
 /// reads are decoded; everything else is ignored, and every field is optional so that a server
 /// that leaves one out still yields the rest.
-public struct PatientConsents: Decodable, Sendable {
+package struct PatientConsents: Decodable, Sendable {
     struct Study: Decodable {
         let id: FlexibleID?
         let name: String?
@@ -72,7 +68,7 @@ public struct PatientConsents: Decodable, Sendable {
     let consolidatedConsentedScopes: [Scope]?
 
     /// Reads a consents reply, or says it is not one (`uplink.unexpected-reply`).
-    public init(json body: Data) throws(UplinkError) {
+    package init(json body: Data) throws(UplinkError) {
         do {
             self = try JSONDecoder().decode(PatientConsents.self, from: body)
         } catch {
@@ -85,14 +81,14 @@ public struct PatientConsents: Decodable, Sendable {
 
     /// Whether the patient consented to `code` (e.g. `omh:heart-rate:2.0`) in some study, or in
     /// the consolidated list JHE derives from the studies.
-    public func hasConsented(to code: String) -> Bool {
+    package func hasConsented(to code: String) -> Bool {
         (consolidatedConsentedScopes ?? []).contains { $0.codingCode == code }
             || (studies ?? []).contains { $0.consents(to: code) }
     }
 
     /// The data sources a gateway may upload heart rate as: of type `personal_device` or
     /// `device`, in studies where heart rate is consented, each id once, in reply order.
-    public var heartRateDeviceCandidates: [String] {
+    package var heartRateDeviceCandidates: [String] {
         var seen: [String] = []
         for study in studies ?? [] where study.consents(to: OMHSchemaID.heartRate.code) {
             for source in study.dataSources ?? [] where ["personal_device", "device"].contains(source.type ?? "") {

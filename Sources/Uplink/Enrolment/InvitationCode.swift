@@ -1,10 +1,11 @@
+import OutputFormats
 /// A JHE patient invitation, from the whole link (`https://app/invite?code=host%3A443_TOKEN`)
 /// or the bare code (`host:443_TOKEN`, encoded or not): the API host and the token.
-public struct InvitationCode: Sendable, Equatable {
+package struct InvitationCode: Sendable, Equatable {
     /// `jhe.example.org` or `jhe.example.org:443`.
-    public let host: String
+    package let host: String
     /// The invitation token (32 characters `[A-Za-z0-9]` on current JHE). Secret until redeemed.
-    public let token: String
+    package let token: String
 
     /// Parses a link or a code: takes the `code` query parameter of a link, URL-decodes it and
     /// splits at the **last** `_` (a token never contains one, a host may).
@@ -12,7 +13,7 @@ public struct InvitationCode: Sendable, Equatable {
     /// A link must be `https://` (or `http://` to this machine), parsed by libcurl; control
     /// characters are refused anywhere, before and after decoding, and the code's host must be
     /// exactly the host libcurl would contact, so the host checked is the host reached.
-    public init(parsing input: String) throws(UplinkError) {
+    package init(parsing input: String) throws(UplinkError) {
         var trimmed = Substring(input)
         while trimmed.first?.isWhitespace == true { trimmed.removeFirst() }
         while trimmed.last?.isWhitespace == true { trimmed.removeLast() }
@@ -73,7 +74,7 @@ public struct InvitationCode: Sendable, Equatable {
 
     /// The API base URL the link implies: `https://host`, or `http://host` for a loopback host
     /// (a local simulator or development server).
-    public var impliedBaseURL: String {
+    package var impliedBaseURL: String {
         let hostOnly =
             host.hasPrefix("[")
             ? String(host.prefix { $0 != "]" }.dropFirst())
@@ -82,5 +83,5 @@ public struct InvitationCode: Sendable, Equatable {
     }
 
     /// The PKCE `code_verifier` JHE expects: base64url of the token's UTF-8 bytes, no padding.
-    public var codeVerifier: String { Base64URL.encode(Array(token.utf8)) }
+    package var codeVerifier: String { Base64URL.encode(Array(token.utf8)) }
 }

@@ -1,8 +1,8 @@
 /// Everything the gateway keeps to upload on behalf of its enrolment, stored in the state
 /// directory's `credentials.json` (mode 0600). Secrets are never printed: `description` redacts them.
-public struct Credentials: Codable, Sendable, Equatable, CustomStringConvertible {
+package struct Credentials: Codable, Sendable, Equatable, CustomStringConvertible {
     /// How the tokens were obtained, and so how they are renewed.
-    public enum Kind: String, Codable, Sendable {
+    package enum Kind: String, Codable, Sendable {
         /// Patient invitation + PKCE: renewed with the rotating refresh token.
         case patient
         /// Practitioner API client: renewed by asking again with the same key.
@@ -10,31 +10,31 @@ public struct Credentials: Codable, Sendable, Equatable, CustomStringConvertible
     }
 
     /// Which grant.
-    public var kind: Kind
+    package var kind: Kind
     /// The server.
-    public var server: ServerAddress
+    package var server: ServerAddress
     /// The OAuth client id (patient enrolment; mandatory on refresh).
-    public var clientID: String?
+    package var clientID: String?
     /// The bearer token. Secret.
-    public var accessToken: String
+    package var accessToken: String
     /// The rotating refresh token (patient enrolment). Secret; dies on first reuse.
-    public var refreshToken: String?
+    package var refreshToken: String?
     /// `base64(client_id:secret)` (client credentials). Secret.
-    public var clientKey: String?
+    package var clientKey: String?
     /// When the access token expires, seconds since 1970.
-    public var expiresAt: Int64
+    package var expiresAt: Int64
     /// How long the server said the current access token lives (its `expires_in`), which sets
     /// how early it is renewed; nil in files written before it was recorded.
-    public var tokenLifetime: Int64?
+    package var tokenLifetime: Int64?
     /// The enrolled patient (patient enrolment), the default subject of uploads.
-    public var patientID: String?
+    package var patientID: String?
     /// The JHE data source id sent as `Device/<id>`.
-    public var deviceID: String?
+    package var deviceID: String?
     /// Set when the grant is lost (`invalid_grant`): uploads stop until `enroll` is run again.
-    public var reenrolmentRequired: String?
+    package var reenrolmentRequired: String?
 
     /// Credentials from their parts.
-    public init(
+    package init(
         kind: Kind, server: ServerAddress, clientID: String?, accessToken: String, refreshToken: String?,
         clientKey: String?, expiresAt: Int64, tokenLifetime: Int64? = nil, patientID: String?, deviceID: String?,
         reenrolmentRequired: String? = nil
@@ -54,7 +54,7 @@ public struct Credentials: Codable, Sendable, Equatable, CustomStringConvertible
 
     /// Kind, server, patient, device and expiry with every token shown as `<redacted>`: safe to
     /// log or print.
-    public var description: String {
+    package var description: String {
         "Credentials(\(kind.rawValue), server: \(server.baseURL), patient: \(patientID ?? "-"), device: \(deviceID ?? "-"), expires: \(expiresAt), tokens: <redacted>)"
     }
 

@@ -1,20 +1,14 @@
 import DurableFile
-#if canImport(Glibc)
 import Glibc
-#endif
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
 import Foundation
 #endif
-#endif
 
 /// Where credentials live. The file store is the real one; tests wrap it to fail a write at
 /// the worst moment (a crash between the server's token reply and the write).
-public protocol CredentialsPersistence: Sendable {
+package protocol CredentialsPersistence: Sendable {
     /// The stored credentials, or `nil` when the gateway was never enrolled.
     func load() throws(UplinkError) -> Credentials?
     /// Replaces the stored credentials durably; when it returns, a power cut cannot lose them.
@@ -23,20 +17,20 @@ public protocol CredentialsPersistence: Sendable {
 
 /// `credentials.json` in the state directory, mode 0600, replaced atomically: write a temporary
 /// file, fsync it, rename it over the old one, fsync the directory.
-public struct CredentialsFileStore: CredentialsPersistence {
+package struct CredentialsFileStore: CredentialsPersistence {
     /// The state directory.
-    public let directory: String
+    package let directory: String
     /// `<directory>/credentials.json`.
-    public var path: String { directory + "/credentials.json" }
+    package var path: String { directory + "/credentials.json" }
 
     /// A store in `directory` (created 0700 on first save if missing).
-    public init(directory: String) {
+    package init(directory: String) {
         self.directory = directory
     }
 
     /// Reads `credentials.json`: `nil` when there is no file; `credentialsUnreadable` when it
     /// cannot be read or decoded (the operator re-runs `enroll`).
-    public func load() throws(UplinkError) -> Credentials? {
+    package func load() throws(UplinkError) -> Credentials? {
         guard let data = FileManager.default.contents(atPath: path) else {
             guard access(path, F_OK) != 0 else {
                 throw UplinkError(.credentialsUnreadable, "cannot read \(path) (\(String(cString: strerror(errno)))); check its owner and mode")
@@ -56,7 +50,7 @@ public struct CredentialsFileStore: CredentialsPersistence {
 
     /// Writes `credentials.json` through `DurableFile` (0600 in a 0700 directory); on
     /// `credentialsWriteFailed` the previous file is left as it was.
-    public func save(_ credentials: Credentials) throws(UplinkError) {
+    package func save(_ credentials: Credentials) throws(UplinkError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(credentials) else {

@@ -8,21 +8,21 @@
 /// the operator is told that a moved server needs a new enrolment. `fhir_path` is a path on the
 /// enrolled server itself, so a configured one is simply used (JHE moved it from `/fhir/r5/` to
 /// `/FHIR/R5/` between releases).
-public struct ServerSettings: Sendable, Equatable {
+package struct ServerSettings: Sendable, Equatable {
     /// `[uplink] base_url`; nil means "the enrolled server".
-    public var baseURL: String?
+    package var baseURL: String?
     /// `[uplink] fhir_path`; nil means "the path recorded at enrolment".
-    public var fhirPath: String?
+    package var fhirPath: String?
 
     /// Settings from the configuration's two keys.
-    public init(baseURL: String? = nil, fhirPath: String? = nil) {
+    package init(baseURL: String? = nil, fhirPath: String? = nil) {
         self.baseURL = baseURL
         self.fhirPath = fhirPath
     }
 
     /// The server to talk to on behalf of `credentials`, or `uplink.server-moved` when the
     /// configuration names a server other than the one that issued the credentials.
-    public func server(for credentials: Credentials) throws(UplinkError) -> ServerAddress {
+    package func server(for credentials: Credentials) throws(UplinkError) -> ServerAddress {
         let enrolled = credentials.server
         if let baseURL {
             let configured = try ServerAddress(baseURL: baseURL)

@@ -1,11 +1,7 @@
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
 import Foundation
-#endif
 #endif
 
 /// Owns the access token: hands it out, renews it before it expires or after a 401, and does so
@@ -15,7 +11,7 @@ import Foundation
 /// A renewed token pair is written to the credentials file **before** it is handed out. When the
 /// server answers `invalid_grant`, the credentials are marked "re-enrolment required" on disk,
 /// which stops uploads (samples keep buffering) until `edge-gateway enroll` runs again.
-public actor TokenManager {
+package actor TokenManager {
     private let store: any CredentialsPersistence
     private let transport: any HTTPTransport
     private let timeout: Duration
@@ -30,13 +26,13 @@ public actor TokenManager {
     /// connection): the server may have rotated the refresh token anyway.
     private var unansweredRenewalAt: Int64?
     /// How many renewals reached the server (for tests and status).
-    public private(set) var renewalCount = 0
+    package private(set) var renewalCount = 0
 
     /// A manager over `store` that talks to the server `serverSettings` allows. It renews a
     /// token when fewer than `refreshMargin` seconds, or a fifth of the token's lifetime if that
     /// is less, are left: a 2-week token is renewed 5 minutes early, a 30-second one 6 s early,
     /// and neither on every upload.
-    public init(
+    package init(
         store: any CredentialsPersistence, transport: any HTTPTransport, timeout: Duration = .seconds(30),
         serverSettings: ServerSettings = ServerSettings(), refreshMargin: Int64 = 300,
         now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
@@ -51,7 +47,7 @@ public actor TokenManager {
 
     /// The current credentials: loaded from the store on first use, and read again while
     /// re-enrolment is required, so that a running daemon picks up a new `enroll` at once.
-    public func current() throws(UplinkError) -> Credentials {
+    package func current() throws(UplinkError) -> Credentials {
         if let credentials, credentials.reenrolmentRequired == nil { return credentials }
         guard let loaded = try store.load() ?? credentials else {
             throw UplinkError(.notEnrolled, "this gateway is not enrolled; run `edge-gateway enroll LINK_OR_CODE` (or --client-credentials KEY --base-url URL)")
@@ -64,12 +60,12 @@ public actor TokenManager {
 
     /// Where uploads go: the enrolled server, unless the configuration names another one
     /// (`uplink.server-moved`: then no token may be sent anywhere).
-    public func server() throws(UplinkError) -> ServerAddress {
+    package func server() throws(UplinkError) -> ServerAddress {
         try serverSettings.server(for: try current())
     }
 
     /// A usable access token, renewed first if it expires within the margin.
-    public func accessToken() async throws(UplinkError) -> String {
+    package func accessToken() async throws(UplinkError) -> String {
         try persistUnsaved()
         let current = try current()
         try Self.requireEnrolled(current)
@@ -85,7 +81,7 @@ public actor TokenManager {
 
     /// Called after the server answered 401 to `rejected`: renews once, and callers that were
     /// rejected with the same token share that one renewal.
-    public func tokenAfterUnauthorized(_ rejected: String) async throws(UplinkError) -> String {
+    package func tokenAfterUnauthorized(_ rejected: String) async throws(UplinkError) -> String {
         try persistUnsaved()
         let current = try current()
         try Self.requireEnrolled(current)

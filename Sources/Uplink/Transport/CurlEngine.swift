@@ -1,9 +1,7 @@
 import CCurl
 import ProcessThreads
 import Synchronization
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The process's one HTTP event loop: a libcurl multi handle driven by one thread, shared by
 /// every `CurlTransport` (so connections to JHE are kept alive and reused across them).

@@ -1,7 +1,5 @@
 import CCurl
-#if canImport(Glibc)
 import Glibc
-#endif
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -17,7 +15,7 @@ import Foundation
 /// `ca_file`, verification always on, proxy from `https_proxy`/`http_proxy`/`no_proxy`, one
 /// deadline per request covering the body, redirects never followed. Every transport shares the
 /// process's one HTTP thread (`CurlEngine`), so keeping several costs nothing.
-public struct CurlTransport: HTTPTransport {
+package struct CurlTransport: HTTPTransport {
     private let settings: CurlSettings
     /// The largest reply body read (JHE replies are small; this bounds memory on a bad server).
     private let maximumBodyBytes = 16 * 1024 * 1024
@@ -26,7 +24,7 @@ public struct CurlTransport: HTTPTransport {
     /// decides whether it goes through the environment's proxy (`no_proxy` and loopback hosts
     /// go direct). A connection is tried once, for at most `connectTimeout`; retrying is the
     /// caller's job (the uploader probes cheaply while the server is down).
-    public init(
+    package init(
         caFile: String? = nil, environment: [String: String] = ProcessInfo.processInfo.environment,
         connectTimeout: Duration = .seconds(10)
     ) throws(UplinkError) {
@@ -36,7 +34,7 @@ public struct CurlTransport: HTTPTransport {
 
     /// Sends `request`; the whole exchange, reply body included, runs under `timeout`.
     /// Cancelling the calling task ends the request at once.
-    public func send(_ request: TransportRequest, timeout: Duration) async throws(UplinkError) -> TransportResponse {
+    package func send(_ request: TransportRequest, timeout: Duration) async throws(UplinkError) -> TransportResponse {
         let host = URLParts(request.url)?.host ?? "the server"
         // libcurl sends header lines as given: a value with a line break (a token from a hostile
         // server, say) would add headers of its own choosing to the request.

@@ -9,12 +9,12 @@ import Foundation
 /// daemon with a configuration error (which systemd does not restart in a loop) instead of
 /// failing every upload later. OpenSSL still judges the certificates themselves at each TLS
 /// handshake.
-public enum PEMTrustRoots {
+package enum PEMTrustRoots {
     private static let begin = "-----BEGIN CERTIFICATE-----"
     private static let end = "-----END CERTIFICATE-----"
 
     /// Throws `invalidCAFile`, naming `path`, unless it holds a readable PEM certificate.
-    public static func check(_ path: String) throws(UplinkError) {
+    package static func check(_ path: String) throws(UplinkError) {
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)

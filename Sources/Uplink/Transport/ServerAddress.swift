@@ -1,13 +1,14 @@
+import OutputFormats
 /// Where the JHE server is: its base URL (scheme, host, port, no trailing slash) and the FHIR
 /// base path (`/FHIR/R5/` on current JHE, `/fhir/r5/` on v0.0.11 and older).
-public struct ServerAddress: Codable, Sendable, Equatable {
+package struct ServerAddress: Codable, Sendable, Equatable {
     /// e.g. `https://jhe.example.org` or `http://127.0.0.1:8000`.
-    public let baseURL: String
+    package let baseURL: String
     /// e.g. `/FHIR/R5/`.
-    public let fhirBasePath: String
+    package let fhirBasePath: String
 
     /// Validates `baseURL`: an absolute `https://` URL, or `http://` to a loopback host only.
-    public init(baseURL: String, fhirBasePath: String = "/FHIR/R5/") throws(UplinkError) {
+    package init(baseURL: String, fhirBasePath: String = "/FHIR/R5/") throws(UplinkError) {
         var trimmed = baseURL
         while trimmed.hasSuffix("/") { trimmed.removeLast() }
         guard let parts = URLParts(trimmed), parts.path.isEmpty || !parts.path.contains("?") else {
@@ -28,7 +29,7 @@ public struct ServerAddress: Codable, Sendable, Equatable {
 
     /// Reads an address back (from `credentials.json`) under the same rules as a new one, so a
     /// file edited to name a plain-http remote host is refused, not used.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let baseURL = try container.decode(String.self, forKey: .baseURL)
         let fhirBasePath = try container.decode(String.self, forKey: .fhirBasePath)
@@ -40,14 +41,14 @@ public struct ServerAddress: Codable, Sendable, Equatable {
     }
 
     /// The host (and port) part, for messages.
-    public var host: String {
+    package var host: String {
         guard let parts = URLParts(baseURL) else { return baseURL }
         return parts.port.map { "\(parts.host):\($0)" } ?? parts.host
     }
 
     /// `baseURL` + `path` (which starts with `/`).
-    public func url(_ path: String) -> String { baseURL + path }
+    package func url(_ path: String) -> String { baseURL + path }
 
     /// The batch endpoint, `…/FHIR/R5/`.
-    public var fhirBatchURL: String { baseURL + fhirBasePath }
+    package var fhirBatchURL: String { baseURL + fhirBasePath }
 }

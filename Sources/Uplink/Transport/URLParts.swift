@@ -58,9 +58,9 @@ enum ControlCharacters {
 /// Which hosts count as this machine, the only ones plain `http://` is allowed to: 127.0.0.0/8,
 /// `::1` and `localhost` (which the resolver answers from /etc/hosts). Names under `.localhost`
 /// are not: glibc sends them to DNS, whose answer may point anywhere.
-public enum LoopbackHost {
+package enum LoopbackHost {
     /// Whether `host` (a name or an address without brackets) is this machine.
-    public static func isLoopback(_ host: String) -> Bool {
+    package static func isLoopback(_ host: String) -> Bool {
         let lowered = host.lowercased()
         if lowered == "localhost" || lowered == "::1" { return true }
         let octets = lowered.split(separator: ".", omittingEmptySubsequences: false)

@@ -110,7 +110,7 @@ struct ConfigurationCommandTests {
     @Test("every invalid TOML 1.0 file of toml-test, and 50,000 nested arrays, exit config check with 78 and one message, never a signal")
     func invalidTOMLExits78() async throws {
         let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("GatewayDaemonTests/Fixtures/toml-test/tests/invalid")
+            .appendingPathComponent("GatewayConfigurationTests/Fixtures/toml-test/tests/invalid")
         let files = try #require(FileManager.default.enumerator(atPath: corpus.path)).compactMap { $0 as? String }.filter { $0.hasSuffix(".toml") }.sorted()
         try #require(files.count > 400, "the toml-test corpus is missing from \(corpus.path)")
         let (directory, deep) = try Self.configFile("a = " + String(repeating: "[", count: 50_000) + String(repeating: "]", count: 50_000) + "\n")

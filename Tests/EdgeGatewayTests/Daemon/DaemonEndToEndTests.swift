@@ -7,9 +7,7 @@ import GatewayDaemonTestSupport
 import GatewayTestSupport
 import JHESimulator
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `edge-gateway run` as a process between a simulated bluetoothd and a simulated JHE: what a
 /// deployed gateway must do through crashes, outages, lost grants and withdrawn consent.

@@ -5,9 +5,9 @@ import Foundation
 import GATTHeartRate
 import GatewayTestSupport
 import JHESimulator
-#if canImport(Glibc)
 import Glibc
-#endif
+@testable import GatewayPipeline
+@testable import GatewayStatus
 
 /// The whole product on one machine, as real processes where it matters: a private
 /// `dbus-daemon` with a simulated bluetoothd and straps, a JHE simulator on loopback, an enrolled

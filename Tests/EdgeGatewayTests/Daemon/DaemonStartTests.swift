@@ -3,9 +3,7 @@ import Foundation
 @testable import GatewayDaemon
 import GatewayTestSupport
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// How `edge-gateway run` starts beside other processes on its state directory: a technician's
 /// commands polling it while systemd starts it, and a second `run` by mistake.

@@ -5,9 +5,8 @@ import GATTHeartRate
 import GatewayTestSupport
 import JHESimulator
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
+@testable import GatewayPipeline
 
 /// SIGTERM (systemd's stop) ends the daemon promptly whatever it is waiting for or retrying: a
 /// daemon that sits out a retry loop is killed by systemd after `TimeoutStopSec`, mid-commit.

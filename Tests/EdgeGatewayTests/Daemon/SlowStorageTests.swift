@@ -3,9 +3,7 @@ import Foundation
 @testable import GatewayDaemon
 import GatewayTestSupport
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A card that stalls: every fsync of the daemon held for seconds by an LD_PRELOAD shim
 /// (`Fixtures/slow_fsync.c`, compiled here with the toolchain's clang), while two straps stream.

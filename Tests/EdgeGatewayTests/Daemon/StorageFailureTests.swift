@@ -4,9 +4,7 @@ import Foundation
 import GatewayDaemonTestSupport
 import GatewayTestSupport
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The state directory's file system failing under the running daemon, as an SD card's ext4
 /// does (`errors=remount-ro`): a real loop-mounted ext4, turned read-only by the kernel's own

@@ -7,6 +7,9 @@ import OfflineQueue
 import Testing
 @testable import GatewayCommandLine
 @testable import GatewayDaemon
+@testable import GatewayConfiguration
+@testable import GatewayPipeline
+@testable import GatewayOperations
 
 /// Runs the real `edge-gateway queue …` binary against a queue this test process keeps open as
 /// its owner, the way a technician runs it next to the daemon.

@@ -1,8 +1,6 @@
 import GatewayTestSupport
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The test server's own contract, which the transport tests rely on.
 @Suite("Hostile HTTP test server")

@@ -1,0 +1,91 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import DurableFile
+import Uplink
+
+/// The checks of string keys that need more than a type: each refuses a bad value or returns
+/// the value to store. Where another module already validates the same thing (server URL,
+/// upload resolution) the check calls it, so the CLI and the daemon cannot disagree.
+enum ValueChecks {
+    /// `""` becomes the host name; otherwise printable text of at most 64 characters.
+    @Sendable static func gatewayName(_ text: String) throws(ValueRejection) -> String {
+        if text.isEmpty { return ProcessInfo.processInfo.hostName }
+        guard text.count <= 64, text.unicodeScalars.allSatisfy({ $0.properties.generalCategory != .control }) else {
+            throw .notAllowed(detail: nil)
+        }
+        return text
+    }
+
+    /// Any non-empty path without a NUL character.
+    @Sendable static func stateDirectory(_ text: String) throws(ValueRejection) -> String {
+        guard !text.isEmpty, !text.contains("\0") else { throw .notAllowed(detail: nil) }
+        return text
+    }
+
+    /// `hci` followed by digits, as BlueZ names adapters under `/org/bluez/`.
+    @Sendable static func adapter(_ text: String) throws(ValueRejection) -> String {
+        let digits = text.dropFirst(3)
+        guard text.hasPrefix("hci"), !digits.isEmpty, digits.count <= 3, digits.allSatisfy(\.isASCIIDigit) else {
+            throw .notAllowed(detail: nil)
+        }
+        return text
+    }
+
+    /// What `Uplink.ServerAddress` accepts: https://, or http:// to a loopback host.
+    @Sendable static func baseURL(_ text: String) throws(ValueRejection) {
+        do throws(UplinkError) {
+            _ = try ServerAddress(baseURL: text)
+        } catch {
+            throw .notAllowed(detail: error.message)
+        }
+    }
+
+    /// An absolute URL path: starts with `/`, no spaces, query or fragment.
+    @Sendable static func fhirPath(_ text: String) throws(ValueRejection) -> String {
+        guard text.hasPrefix("/"), !text.contains(where: { $0.isWhitespace || $0 == "?" || $0 == "#" }) else {
+            throw .notAllowed(detail: nil)
+        }
+        return text
+    }
+
+    /// What `Uplink.UploadResolution(parsing:)` accepts; kept as written.
+    @Sendable static func resolution(_ text: String) throws(ValueRejection) -> String {
+        do throws(UplinkError) {
+            _ = try UploadResolution(parsing: text)
+        } catch {
+            throw .notAllowed(detail: nil)
+        }
+        return text
+    }
+
+    /// A file that exists and can be read now (its PEM content is checked when the uplink
+    /// loads it).
+    @Sendable static func caFile(_ text: String) throws(ValueRejection) {
+        switch FileKind(atPath: text) {
+        case .missing: throw .notAllowed(detail: "no such file")
+        case .directory: throw .notAllowed(detail: "it is a directory")
+        case .other: break
+        }
+        guard FileManager.default.isReadableFile(atPath: text) else { throw .notAllowed(detail: "the file is not readable") }
+        do throws(UplinkError) {
+            try PEMTrustRoots.check(text)
+        } catch {
+            throw .notAllowed(detail: "it holds no readable PEM certificate")
+        }
+    }
+
+    /// `""` (off), `host:port` or `[ipv6]:port` with a port from 1 to 65535.
+    @Sendable static func listen(_ text: String) throws(ValueRejection) -> String {
+        guard !text.isEmpty else { return text }
+        guard ListenAddress(text) != nil else { throw .notAllowed(detail: nil) }
+        return text
+    }
+}
+
+extension Character {
+    /// `0`–`9` only (not other scripts' digits).
+    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
+}

@@ -1,0 +1,256 @@
+import BlueZ
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Glibc
+import Logging
+import OfflineQueue
+import ProcessThreads
+import ServiceLifecycle
+import Uplink
+import GatewayConfiguration
+import GatewayPipeline
+import GatewayStatus
+
+/// The composition of `edge-gateway run`: sensor supervisors → sample intake (queue writer) →
+/// uploader, plus clock repair and the status report, as one service group that shuts down in
+/// reverse order on SIGTERM/SIGINT: the sensors stop first, the uploader abandons its round
+/// (its records stay in the queue), the intake commits what it still holds, and the status
+/// report, last, records the final counts.
+package struct Gateway {
+    let configuration: GatewayConfiguration
+    let environment: [String: String]
+    let logger: Logger
+    var clock = CaptureClock()
+
+    /// The daemon for `configuration`, reading the systemd environment from `environment`.
+    package init(configuration: GatewayConfiguration, environment: [String: String], logger: Logger) {
+        self.configuration = configuration
+        self.environment = environment
+        self.logger = logger
+    }
+
+    var stateDirectory: String { configuration.gateway.stateDirectory }
+
+    /// Opens the state, runs until a termination signal, and closes the state cleanly.
+    package func run() async throws {
+        // SIGHUP means "look again" (ReloadSignal), never "terminate": ignored from the start,
+        // so one sent by `queue retry-dead` before the service group traps it cannot kill the
+        // daemon. The trap still receives it (a Dispatch signal source works on ignored signals).
+        signal(SIGHUP, SIG_IGN)
+        try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let lock: StateDirectoryLock
+        do {
+            lock = try StateDirectoryLock(directory: stateDirectory)
+        } catch {
+            logger.critical("the daemon cannot start: \(error.message)", metadata: ["code": "\(error.code.rawValue)"])
+            throw error
+        }
+        defer { lock.release() }
+        let counters = DaemonCounters()
+        let notifier = SystemdNotifier(environment: environment)
+        let (queue, held) = try await openQueues(counters: counters, notifier: notifier)
+        let uplink = configuration.uplink
+        let transport = try CurlTransport(caFile: uplink.caFile, environment: environment)
+        let tokens = TokenManager(
+            store: CredentialsFileStore(directory: stateDirectory), transport: transport, timeout: uplink.timeout,
+            serverSettings: uplink.serverSettings)
+        let delivery = DeliveryConfiguration(
+            batchSize: uplink.batchSize, requestTimeout: uplink.timeout,
+            encoding: EncodingOptions(
+                resolution: try UploadResolution(parsing: uplink.resolution), includeRRIntervals: uplink.rrIntervals,
+                dropNoContact: uplink.dropNoContact))
+        let committed = ChangeSignal()
+        let heldCommitted = ChangeSignal()
+        let bindingsChanged = ChangeSignal()
+        let buffer = SampleBuffer(capacity: configuration.queue.maxInMemory)
+        let history = UploadHistory(directory: stateDirectory)
+        let logger = logger
+        let intake = SampleIntake(
+            buffer: buffer, queue: queue, held: held, counters: counters, logger: logger, committed: committed,
+            heldCommitted: heldCommitted, holdUnsynchronized: configuration.gateway.holdUntilClockSync)
+        var services: [any Service] = [
+            StatusReporter(
+                stateDirectory: stateDirectory, runtimeDirectory: environment["RUNTIME_DIRECTORY"], counters: counters,
+                gatewayName: configuration.gateway.name, clock: clock, logger: logger,
+                watchdog: notifier?.watchdogInterval,
+                onReport: { report in Self.tell(notifier, report, logger: logger) },
+                onAlive: { Self.ping(notifier, logger: logger) }),
+            intake,
+            ClockRepairService(
+                held: held, queue: queue, clock: clock, counters: counters, logger: logger, heldCommitted: heldCommitted,
+                committed: committed, holdUnsynchronized: configuration.gateway.holdUntilClockSync),
+            UploadService(
+                queue: queue, client: JHEClient(tokens: tokens, transport: transport, configuration: delivery), tokens: tokens,
+                counters: counters, logger: logger, committed: committed, batchSize: uplink.batchSize, interval: uplink.interval,
+                onAttempt: { attempt in
+                    do { try history.record(attempt) } catch {
+                        logger.warning("cannot record the upload history", metadata: ["error": "\(error)"])
+                    }
+                }),
+            SensorFleet(
+                bindings: SensorBindingStore(directory: stateDirectory), bus: .system, adapter: configuration.bluetooth.adapter,
+                policy: reconnectPolicy, maxParallelConnects: configuration.bluetooth.maxParallelConnects, clock: clock,
+                buffer: buffer, counters: counters, logger: logger, bindingsChanged: bindingsChanged),
+            ReloadSignal(raises: [bindingsChanged, committed], logger: logger),
+        ]
+        if !configuration.metrics.listen.isEmpty {
+            services.append(try metricsServer(counters: counters, queue: queue))
+        }
+        let group = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
+                gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        logger.notice("edge-gateway started", metadata: ["state_dir": "\(stateDirectory)", "adapter": "\(configuration.bluetooth.adapter)"])
+        do {
+            try await group.run()
+            try? notifier?.stopping()
+        } catch {
+            logger.critical("the daemon stopped on an error", metadata: ["error": "\(error)"])
+            await close(queue, held)
+            throw error
+        }
+        await close(queue, held)
+        let refused = intake.samplesNotKept
+        if refused > 0 {
+            logger.warning("edge-gateway stopped; every accepted sample is on disk, but \(refused) received samples were refused (see above)")
+        } else {
+            logger.notice("edge-gateway stopped; every accepted sample is on disk")
+        }
+    }
+
+    /// Serves `/metrics` on `[metrics] listen` from the counters and the queue's own counts.
+    private func metricsServer(counters: DaemonCounters, queue: OfflineQueue) throws -> MetricsServer {
+        let name = configuration.gateway.name
+        let started = Date()
+        guard let address = ListenAddress(configuration.metrics.listen) else {
+            throw ConfigurationError(.invalidValue, "[metrics] listen = \"\(configuration.metrics.listen)\" is not host:port")
+        }
+        if !address.isLoopback {
+            logger.warning(
+                "metrics are served beyond this machine, without authentication",
+                metadata: [
+                    "listen": "\(configuration.metrics.listen)",
+                    "fix":
+                        "anyone on the network can read strap addresses and sample counts; listen on 127.0.0.1 and scrape through an SSH tunnel or an authenticating reverse proxy",
+                ])
+        }
+        return MetricsServer(address: address, logger: logger) {
+            do {
+                let stats = try await queue.stats()
+                let report = counters.read {
+                    $0.report(name: name, startedAt: started, refreshSeconds: 0, clockSynchronized: CaptureClock.isSynchronized)
+                }
+                return counters.metrics.render(report: report, queue: stats)
+            } catch {
+                return "# edge-gateway: the queue could not be read: \(error)\n"
+            }
+        }
+    }
+
+    /// Tells systemd the daemon is up (the first call), what it is doing, and that it is alive.
+    static func tell(_ notifier: SystemdNotifier?, _ report: GatewayStatusReport, logger: Logger) {
+        guard let notifier else { return }
+        let subscribed = report.sensors.filter { $0.state == SensorState.subscribed.name }.count
+        let uplink =
+            report.uplink.reenrolmentRequired.map { "re-enrolment required: \($0)" }
+            ?? report.uplink.currentError.map { _ in "uplink failing (see status)" } ?? "uplink ok"
+        do {
+            try notifier.send(["READY=1", "STATUS=\(subscribed)/\(report.sensors.count) straps subscribed; \(uplink)", "WATCHDOG=1"])
+        } catch {
+            logger.warning("cannot notify systemd", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Tells systemd's watchdog the daemon is alive.
+    static func ping(_ notifier: SystemdNotifier?, logger: Logger) {
+        do {
+            try notifier?.watchdog()
+        } catch {
+            logger.warning("cannot notify systemd", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private var reconnectPolicy: ReconnectPolicy {
+        var policy = ReconnectPolicy()
+        policy.backoff.maximum = configuration.bluetooth.reconnectMaxBackoff
+        policy.stallTimeout = configuration.bluetooth.stallTimeout
+        return policy
+    }
+
+    /// Opens the upload queue and the held queue on the storage thread. A new queue takes
+    /// several fsyncs, and a stalling card can hold each for seconds: past `TimeoutStartSec`
+    /// systemd would kill the daemon before it says READY=1. So every 5 s the open takes, the
+    /// daemon asks systemd for 15 s more (`EXTEND_TIMEOUT_USEC`) and says why in its status.
+    private func openQueues(counters: DaemonCounters, notifier: SystemdNotifier?) async throws -> (OfflineQueue, OfflineQueue) {
+        let (directory, bounds, logger) = (stateDirectory, configuration.queue, logger)
+        return try await withThrowingTaskGroup(of: (OfflineQueue, OfflineQueue)?.self) { group in
+            group.addTask {
+                try await BlockingWorkExecutor.storage.run {
+                    let queue = try Self.openQueue(directory + "/queue.sqlite", bounds: bounds, logger: logger, counters: counters)
+                    let held = try Self.openQueue(directory + "/" + HeldSamples.fileName, bounds: bounds, logger: logger, evictByAge: false, counters: counters)
+                    return (queue, held)
+                }
+            }
+            group.addTask {
+                var waited = 0
+                while true {
+                    try await ProcessExecutor.sleep(for: .seconds(5))
+                    waited += 5
+                    if waited == 5 { logger.warning("opening the queue is slow: the disk stalls; asking systemd for more start time") }
+                    try? notifier?.send(["EXTEND_TIMEOUT_USEC=15000000", "STATUS=opening the queue (\(waited) s so far: the disk is slow)"])
+                }
+            }
+            defer { group.cancelAll() }
+            while let opened = try await group.next() {
+                if let opened { return opened }
+            }
+            throw CancellationError()
+        }
+    }
+
+    private static func openQueue(
+        _ path: String, bounds: GatewayConfiguration.Queue, logger: Logger, evictByAge: Bool = true, counters: DaemonCounters
+    ) throws -> OfflineQueue {
+        var settings = Self.queueSettings(bounds, logger: logger, evictByAge: evictByAge)
+        settings.storageFaultObserver = { fault in counters.update { $0.storage(fault) } }
+        settings.slowCommitObserver = { duration in counters.update { $0.commitDuration(duration) } }
+        let queue: OfflineQueue
+        do {
+            queue = try OfflineQueue(path: path, configuration: settings)
+        } catch {
+            if error.code == .inaccessible {
+                logger.critical("the daemon cannot start: \(error.message)", metadata: ["code": "\(error.code.rawValue)"])
+            }
+            throw error
+        }
+        if let recovery = queue.recovery {
+            logger.critical(
+                "the queue file was damaged and replaced by a new one; import its readable records with `edge-gateway queue import`",
+                metadata: ["report": "\(recovery)"])
+        }
+        return queue
+    }
+
+    /// The configured bounds and group commit. The held queue is not trimmed by age
+    /// (`evictByAge` false): its capture times come from an unsynchronised clock, and the jump at
+    /// synchronisation would make every held sample look ancient.
+    static func queueSettings(_ bounds: GatewayConfiguration.Queue, logger: Logger, evictByAge: Bool) -> QueueConfiguration {
+        var settings = QueueConfiguration()
+        settings.maxRecords = bounds.maxRecords
+        settings.maxBytes = bounds.maxBytes
+        settings.maxAge = evictByAge ? bounds.maxAge : .seconds(100 * 365 * 24 * 3600)
+        settings.commitInterval = bounds.commitInterval
+        settings.commitMax = bounds.commitMax
+        settings.maxUnflushedRecords = bounds.maxInMemory
+        settings.logger = logger
+        return settings
+    }
+
+    private func close(_ queue: OfflineQueue, _ held: OfflineQueue) async {
+        await queue.close()
+        await held.close()
+    }
+}

@@ -1,0 +1,97 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Logging
+import ServiceLifecycle
+import GatewayPipeline
+import GatewayStatus
+
+/// Publishes the daemon's view when it changes: `status.json` for `edge-gateway status`, and
+/// whatever `onReport` does with it (the systemd status line). A changed figure is published
+/// at most every `interval`; an unchanged report is rewritten every `heartbeat`, so `status`
+/// can tell a live daemon from a hung one; systemd's watchdog, when set, is pinged at half its
+/// period (`onAlive`). Between these the reporter sleeps: an idle daemon does not wake for it,
+/// and a burst of changes (a strap's connect attempt failing) makes one report, `settle` after
+/// its first change.
+///
+/// The file changes every few seconds while straps stream, so it is kept off the SD card when
+/// systemd gives the service a runtime directory (tmpfs): it is written there, and
+/// `<state>/status.json` is a symbolic link to it. It is written atomically (rename) but not
+/// synced: it is a snapshot, not data, and the next one follows.
+struct StatusReporter: Service {
+    let stateDirectory: String
+    let runtimeDirectory: String?
+    let counters: DaemonCounters
+    let gatewayName: String
+    let clock: CaptureClock
+    let logger: Logger
+    /// The shortest gap between two reports while figures keep changing.
+    var interval: Duration = .seconds(5)
+    /// How long a change is left to settle before it is published, so the steps of one event
+    /// (a connect attempt starting and failing, a strap connecting and subscribing) make one
+    /// report rather than one each.
+    var settle: Duration = .seconds(1)
+    /// The longest gap: the report's `refresh_s`, which readers judge staleness by.
+    var heartbeat: Duration = .seconds(60)
+    /// systemd's watchdog period, if the service has one.
+    var watchdog: Duration?
+    var onReport: @Sendable (GatewayStatusReport) -> Void = { _ in }
+    var onAlive: @Sendable () -> Void = {}
+
+    /// Where the report is written.
+    var reportPath: String { (runtimeDirectory ?? stateDirectory) + "/" + GatewayStatusReport.fileName }
+
+    func run() async throws {
+        linkFromStateDirectory()
+        let startedAt = Date()
+        var failing = false
+        while true {
+            counters.changes.acknowledge()
+            let report = counters.read {
+                $0.report(
+                    name: gatewayName, startedAt: startedAt, refreshSeconds: heartbeat.seconds,
+                    clockSynchronized: clock.source.isSynchronized())
+            }
+            do {
+                try StatusReportFile.write(report, directory: runtimeDirectory ?? stateDirectory)
+                failing = false
+            } catch {
+                if !failing { logger.warning("cannot write the status report", metadata: ["path": "\(reportPath)", "error": "\(error)"]) }
+                failing = true
+            }
+            onReport(report)
+            if Task.isCancelledOrShuttingDown { return }
+            let written = ContinuousClock.now
+            if await waitForChange(until: written + heartbeat) {
+                let publish = max(ContinuousClock.now + settle, written + interval)
+                await ServicePause.sleep(for: ContinuousClock.now.duration(to: publish))
+            }
+        }
+    }
+
+    /// Waits until a figure changes (true), the heartbeat is due or the daemon shuts down,
+    /// pinging the watchdog meanwhile.
+    private func waitForChange(until due: ContinuousClock.Instant) async -> Bool {
+        while !Task.isCancelledOrShuttingDown {
+            let left = ContinuousClock.now.duration(to: due)
+            guard left > .zero else { return false }
+            if await ServicePause.wait(for: counters.changes, upTo: min(left, watchdog.map { $0 / 2 } ?? left)) { return true }
+            onAlive()
+        }
+        return false
+    }
+
+    private func linkFromStateDirectory() {
+        guard runtimeDirectory != nil else { return }
+        let link = stateDirectory + "/" + GatewayStatusReport.fileName
+        if (try? FileManager.default.destinationOfSymbolicLink(atPath: link)) == reportPath { return }
+        try? FileManager.default.removeItem(atPath: link)
+        do {
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: reportPath)
+        } catch {
+            logger.warning("cannot link the status report into the state directory", metadata: ["error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,118 @@
+import BlueZ
+import DBus
+import GATTHeartRate
+
+/// `StrapRadio` over bluetoothd's D-Bus API: one shared `BlueZClient` and discovery sessions
+/// for all supervisors. BlueZ errors become `SupervisorFailure`s with BlueZ's own judgement
+/// of whether they are transient.
+package struct BlueZStrapRadio: StrapRadio {
+    let client: BlueZClient
+    let discovery: DiscoverySessions
+
+    /// The radio over `client`, sharing `discovery` with every supervisor on the same bus.
+    package init(client: BlueZClient, discovery: DiscoverySessions) {
+        self.client = client
+        self.discovery = discovery
+    }
+
+    /// Read from the client's mirror: no D-Bus call.
+    package func readiness(of adapter: String) async -> AdapterReadiness {
+        await client.readiness(of: adapter)
+    }
+
+    /// Waits on the mirror for `adapter`'s readiness to differ from `current` (bluetoothd
+    /// appearing, the adapter plugged in or powered), or for `timeout`.
+    package func readinessChange(of adapter: String, from current: AdapterReadiness, timeout: Duration) async {
+        _ = await client.wait(timeout: timeout) { $0.readiness(of: adapter) != current }
+    }
+
+    /// Sets `Powered` on `adapter`; does nothing when there is no such adapter. A refusal is thrown
+    /// as a `SupervisorFailure`, transient when BlueZ says so.
+    package func powerOn(_ adapter: String) async throws {
+        guard let found = await client.adapter(named: adapter) else { return }
+        do {
+            try await found.setPowered(true)
+        } catch {
+            throw SupervisorFailure(error)
+        }
+    }
+
+    /// The device bluetoothd already has for `strap` on `adapter` (remembered or recently seen),
+    /// without discovery; nil when it has none or the adapter is gone.
+    package func knownLink(to strap: BluetoothAddress, on adapter: String) async -> (any StrapLink)? {
+        guard let found = await client.adapter(named: adapter),
+            let device = await client.device(address: strap.description, on: found)
+        else { return nil }
+        return BlueZStrapLink(device: device)
+    }
+
+    /// Runs a shared discovery session on `adapter` until the strap's device appears; throws a
+    /// transient `SupervisorFailure` when it does not within `timeout` or the adapter is gone.
+    package func discover(_ strap: BluetoothAddress, on adapter: String, timeout: Duration) async throws -> any StrapLink {
+        guard let found = await client.adapter(named: adapter) else {
+            throw SupervisorFailure("adapter \(adapter) went away while looking for \(strap)", transient: true)
+        }
+        let client = client
+        let text = strap.description
+        do {
+            return try await discovery.whileDiscovering(on: found) {
+                guard await client.wait(timeout: timeout, until: { $0.device(address: text, on: found) != nil }),
+                    let device = await client.device(address: text, on: found)
+                else {
+                    throw SupervisorFailure("\(text) was not found by discovery: is the strap worn, charged and in range?", transient: true)
+                }
+                return BlueZStrapLink(device: device)
+            }
+        } catch let error as BlueZError {
+            throw SupervisorFailure(error)
+        }
+    }
+}
+
+/// `StrapLink` over a BlueZ device object.
+struct BlueZStrapLink: StrapLink {
+    let device: Device
+
+    func connect() async throws {
+        do {
+            try await device.connect()
+        } catch {
+            throw SupervisorFailure(error)
+        }
+    }
+
+    func servicesResolved(within timeout: Duration) async -> Bool {
+        await device.waitForServicesResolved(timeout: timeout)
+    }
+
+    func details() async -> DeviceDetails {
+        await StrapDetails.read(device)
+    }
+
+    func heartRateNotifications(
+        within timeout: Duration, deliver: @escaping @Sendable ([UInt8]) -> Void
+    ) async throws -> StrapNotifications? {
+        guard let measurement = await device.waitForCharacteristic(BluetoothUUID.heartRateMeasurement.uuidString, timeout: timeout) else {
+            return nil
+        }
+        do {
+            let notifications = try await measurement.notifications(handler: deliver)
+            return StrapNotifications(ended: { for await _ in notifications.frames {} }, stop: { notifications.stop() })
+        } catch {
+            throw SupervisorFailure(error)
+        }
+    }
+
+    func disconnect() async {
+        try? await device.disconnect()
+    }
+}
+
+extension BlueZClient {
+    /// Where the adapter `name` stands in the client's current view.
+    func readiness(of name: String) -> AdapterReadiness {
+        guard isDaemonRunning else { return .noDaemon }
+        guard let adapter = adapter(named: name) else { return .absent }
+        return property("Powered", of: BlueZName.adapter, at: adapter.path)?.bool == true ? .ready : .poweredOff
+    }
+}

@@ -1,0 +1,168 @@
+import BlueZ
+import DBus
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import GATTHeartRate
+import Logging
+import ServiceLifecycle
+
+/// Runs one `SensorSupervisor` per bound strap, and follows `sensors.json` while running: a
+/// strap bound with `edge-gateway pair` is picked up at once (inotify reports the file's
+/// replacement; SIGHUP also raises `bindingsChanged`), a forgotten one is disconnected, a
+/// re-bound one (new patient) is restarted with its new binding. Where inotify is unavailable
+/// the file is read every `fallbackInterval` instead.
+///
+/// bluetoothd need not be running, nor the system bus reachable, when the daemon starts: the
+/// fleet waits for them, as the supervisors wait for the adapter.
+package struct SensorFleet: Service {
+    let bindings: SensorBindingStore
+    let bus: DBusConnection.Bus
+    let adapter: String
+    let policy: ReconnectPolicy
+    let maxParallelConnects: Int
+    let clock: CaptureClock
+    let buffer: SampleBuffer
+    let counters: DaemonCounters
+    let logger: Logger
+    let bindingsChanged: ChangeSignal
+    var fallbackInterval: Duration = .seconds(30)
+
+    /// Every field given: the memberwise initializer, which Swift would make only `internal`.
+    package init(
+        bindings: SensorBindingStore,
+        bus: DBusConnection.Bus,
+        adapter: String,
+        policy: ReconnectPolicy,
+        maxParallelConnects: Int,
+        clock: CaptureClock,
+        buffer: SampleBuffer,
+        counters: DaemonCounters,
+        logger: Logger,
+        bindingsChanged: ChangeSignal,
+        fallbackInterval: Duration = .seconds(30)
+    ) {
+        self.bindings = bindings
+        self.bus = bus
+        self.adapter = adapter
+        self.policy = policy
+        self.maxParallelConnects = maxParallelConnects
+        self.clock = clock
+        self.buffer = buffer
+        self.counters = counters
+        self.logger = logger
+        self.bindingsChanged = bindingsChanged
+        self.fallbackInterval = fallbackInterval
+    }
+
+    /// Supervises every bound strap until the service group shuts down.
+    package func run() async throws {
+        guard let client = await connect() else { return }
+        let watch = FileChangeWatch(directory: bindings.directory, names: [SensorBindingStore.fileName], signal: bindingsChanged)
+        if watch == nil {
+            logger.warning(
+                "cannot watch the state directory for binding changes (inotify); reading sensors.json every \(fallbackInterval)",
+                metadata: [
+                    "fix": "raise fs.inotify.max_user_instances, or send SIGHUP (systemctl reload edge-gateway) after pair/forget"
+                ])
+        }
+        defer { watch?.cancel() }
+        let slots = ConnectionSlots(limit: maxParallelConnects)
+        let radio = BlueZStrapRadio(client: client, discovery: DiscoverySessions())
+        let malformed = MalformedFrameLog { [logger] in logger.warning("\($0)") }
+        var running: [BluetoothAddress: (binding: SensorBinding, task: Task<Void, Never>)] = [:]
+        var lastError: String?
+        while !Task.isCancelledOrShuttingDown {
+            do {
+                let wanted = Dictionary(try bindings.load().map { ($0.address, $0) }, uniquingKeysWith: { $1 })
+                lastError = nil
+                for (address, entry) in running where wanted[address] != entry.binding {
+                    entry.task.cancel()
+                    running[address] = nil
+                    counters.update { $0.untrack(address) }
+                    logger.notice("stopped supervising strap", metadata: ["sensor": "\(address)"])
+                }
+                for (address, binding) in wanted where running[address] == nil {
+                    counters.update { $0.track(binding) }
+                    let supervisor = SensorSupervisor(
+                        address: address, patientID: binding.patientID, radio: radio, adapter: adapter, policy: policy,
+                        slots: slots, clock: clock,
+                        onSample: { [buffer, counters] sample in
+                            let added = buffer.add(sample)
+                            counters.update {
+                                $0.received(sample)
+                                if !added { $0.refused(1) }
+                            }
+                        },
+                        onEvent: { [counters, logger] event in
+                            counters.update { $0.record(event) }
+                            Self.log(event, to: logger, malformed: malformed)
+                        })
+                    running[address] = (binding, Task { await supervisor.run() })
+                    logger.notice("supervising strap", metadata: ["sensor": "\(address)", "alias": "\(binding.alias ?? "-")"])
+                }
+            } catch {
+                if lastError != error.description {
+                    logger.error("cannot read the sensor bindings; keeping the current ones", metadata: ["error": "\(error.description)"])
+                    lastError = error.description
+                }
+            }
+            await ServicePause.wait(for: bindingsChanged, upTo: watch == nil ? fallbackInterval : nil)
+        }
+        for entry in running.values { entry.task.cancel() }
+        for entry in running.values { await entry.task.value }
+        await client.close()
+    }
+
+    /// Connects to the bus, retrying until it answers or the service stops.
+    private func connect() async -> BlueZClient? {
+        var reported = false
+        while !Task.isCancelledOrShuttingDown {
+            do {
+                return try await BlueZClient.connect(bus)
+            } catch {
+                if !reported {
+                    logger.error("cannot reach the D-Bus system bus; retrying", metadata: ["error": "\(error)"])
+                    reported = true
+                }
+                await ServicePause.sleep(for: .seconds(5))
+            }
+        }
+        return nil
+    }
+
+    private static func log(_ event: SensorEvent, to logger: Logger, malformed: MalformedFrameLog) {
+        switch event {
+        case .stateChanged(let address, let state):
+            logger.info("strap state", metadata: ["sensor": "\(address)", "state": "\(state)"])
+        case .deviceInfo(let address, let details):
+            logger.info(
+                "strap details",
+                metadata: [
+                    "sensor": "\(address)", "name": "\(details.name ?? "-")", "battery": "\(details.batteryPercent.map(String.init) ?? "-")",
+                ])
+        case .malformedFrame(let address, let bytes, let error, let count):
+            Task { await malformed.record(address, bytes: bytes, error: error, total: count) }
+        case .retrying(let address, let reason, let transient, let delay, let failures):
+            logger.log(
+                level: retryLogLevel(failures: failures),
+                "strap cycle failed; retrying",
+                metadata: [
+                    "sensor": "\(address)", "reason": "\(reason)", "transient": "\(transient)", "after": "\(delay)",
+                    "failures": "\(failures)",
+                ])
+        case .stalled(let address):
+            logger.warning("strap went silent; reconnecting", metadata: ["sensor": "\(address)"])
+        }
+    }
+
+    /// How loudly the `failures`th failed cycle in a row is logged. A strap out of range fails
+    /// about once a minute for as long as it is away; the 1st, 2nd, 4th, 8th… failure is a
+    /// warning (with the count) and the others debug, so a day away is about a dozen lines in the
+    /// journal, not 1,440. `status` shows the current failure meanwhile.
+    static func retryLogLevel(failures: Int) -> Logger.Level {
+        failures > 0 && failures.nonzeroBitCount == 1 ? .warning : .debug
+    }
+}

@@ -1,0 +1,65 @@
+import GATTHeartRate
+
+/// The Bluetooth stack as a `SensorSupervisor` sees it: is the adapter usable, is the strap
+/// known, find it. `BlueZStrapRadio` is the real one, over bluetoothd's D-Bus API; tests use an
+/// in-memory one, so the supervisor's state machine (backoff, stall, flapping, connection
+/// slots, adapter loss) is tested without a bus.
+///
+/// Failures are thrown as `SupervisorFailure`, already judged transient or not.
+package protocol StrapRadio: Sendable {
+    /// Where `adapter` stands now.
+    func readiness(of adapter: String) async -> AdapterReadiness
+    /// Returns once `adapter`'s readiness differs from `current`, or after `timeout`.
+    func readinessChange(of adapter: String, from current: AdapterReadiness, timeout: Duration) async
+    /// Powers `adapter` on (only when `[bluetooth]` allows the gateway to).
+    func powerOn(_ adapter: String) async throws
+    /// The link to a strap the stack already knows, or nil.
+    func knownLink(to strap: BluetoothAddress, on adapter: String) async -> (any StrapLink)?
+    /// Discovers the strap (sharing discovery with the other supervisors) for up to `timeout`.
+    func discover(_ strap: BluetoothAddress, on adapter: String, timeout: Duration) async throws -> any StrapLink
+}
+
+/// Whether an adapter can be used, and if not, what to tell the operator.
+package enum AdapterReadiness: Sendable, Equatable {
+    /// bluetoothd is not on the bus.
+    case noDaemon
+    /// bluetoothd runs but has no adapter of that name.
+    case absent
+    /// The adapter is there and off.
+    case poweredOff
+    /// The adapter is there and on.
+    case ready
+}
+
+/// One strap's connection, as one supervisor cycle uses it: connect, wait for its services,
+/// read what it says about itself, take its heart-rate notifications, disconnect.
+package protocol StrapLink: Sendable {
+    /// Connects (within the supervisor's connection slot).
+    func connect() async throws
+    /// Whether the strap's GATT services were resolved within `timeout`.
+    func servicesResolved(within timeout: Duration) async -> Bool
+    /// Battery, body location, manufacturer and model, as far as the strap offers them.
+    func details() async -> DeviceDetails
+    /// Starts the 0x2A37 notifications, handing each frame to `deliver` as it arrives (on the
+    /// stack's own thread: no task is woken per frame); nil when the strap has no such
+    /// characteristic after `timeout`.
+    func heartRateNotifications(
+        within timeout: Duration, deliver: @escaping @Sendable ([UInt8]) -> Void
+    ) async throws -> StrapNotifications?
+    /// Drops the connection; failures are ignored (the link may be gone already).
+    func disconnect() async
+}
+
+/// A running subscription: it ends when the link drops or `stop` is called.
+package struct StrapNotifications: Sendable {
+    /// Returns once the subscription has ended.
+    package let ended: @Sendable () async -> Void
+    /// Ends the subscription (the stall check's way out).
+    package let stop: @Sendable () -> Void
+
+    /// A subscription whose end `ended` waits for, ended early by `stop`.
+    package init(ended: @escaping @Sendable () async -> Void, stop: @escaping @Sendable () -> Void) {
+        self.ended = ended
+        self.stop = stop
+    }
+}

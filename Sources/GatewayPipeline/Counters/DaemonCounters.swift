@@ -1,0 +1,207 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import Glibc
+import GATTHeartRate
+import OfflineQueue
+import Synchronization
+import Uplink
+import GatewayStatus
+
+/// What the daemon has seen since it started, shared by its services. Updates are synchronous
+/// (a lock, not an actor), so events from one supervisor are recorded in the order they happen.
+package final class DaemonCounters: Sendable {
+    private let board = Mutex(CounterBoard())
+    /// Raised by every update, so the status report is rewritten when (and only when) a figure
+    /// may have moved.
+    package let changes = ChangeSignal()
+    /// The Prometheus registry `/metrics` is served from, brought up to date from the board at
+    /// each scrape; only upload latencies are recorded into it as they happen.
+    package let metrics = PrometheusMetrics()
+
+    /// Counters at zero, no strap tracked.
+    package init() {}
+
+    /// Changes the board.
+    package func update(_ change: (inout CounterBoard) -> Void) {
+        board.withLock { change(&$0) }
+        changes.raise()
+    }
+
+    /// Changes the board where `change` finds something new (it returns whether it did), and
+    /// raises `changes` only then: for the periodic refreshes that usually find nothing new, so
+    /// an idle daemon does not rewrite its report for them.
+    func refresh(_ change: (inout CounterBoard) -> Bool) {
+        if board.withLock({ change(&$0) }) { changes.raise() }
+    }
+
+    /// The outcome of one upload round: counts on the board, its duration in the metrics'
+    /// latency histogram.
+    func uploaded(_ settled: [(sensor: BluetoothAddress, outcome: Outcome)], latency: Duration, at time: Date) {
+        metrics.observeUploadLatency(latency.seconds)
+        update { $0.uploaded(settled, at: time) }
+    }
+
+    /// Reads the board.
+    package func read<T>(_ body: (CounterBoard) -> T) -> T {
+        board.withLock { body($0) }
+    }
+}
+
+/// Per strap and for the uplink: the source of `status.json`, the Prometheus metrics and the
+/// systemd status line.
+package struct CounterBoard: Sendable {
+    private var sensors: [BluetoothAddress: GatewayStatusReport.SensorStatus] = [:]
+    private var uplink = GatewayStatusReport.UplinkStatus(tokenRefreshes: 0)
+    /// Samples held until the clock synchronises (set by clock repair).
+    var samplesAwaitingClock = 0
+    /// Samples the intake could not make durable (buffer full while the disk failed).
+    var samplesRefused = 0
+    /// The queue's storage fault under way and when it started.
+    private var storageFault: (fault: String, since: Date)?
+    /// While commits are slow, the last one's duration.
+    private var slowCommit: Duration?
+
+    /// Puts a bound strap on the board (or updates its binding).
+    mutating func track(_ binding: SensorBinding) {
+        var entry = sensors[binding.address] ?? Self.emptyStatus(binding.address)
+        entry.alias = binding.alias
+        entry.patientID = binding.patientID
+        sensors[binding.address] = entry
+    }
+
+    /// Takes a strap that is no longer bound off the board.
+    mutating func untrack(_ address: BluetoothAddress) {
+        sensors[address] = nil
+    }
+
+    /// Records what a supervisor reported.
+    mutating func record(_ event: SensorEvent) {
+        switch event {
+        case .stateChanged(let address, let state):
+            update(address) {
+                if $0.state == SensorState.subscribed.name && state != .subscribed { $0.reconnects += 1 }
+                $0.state = state.name
+                $0.stateDetail = state.description
+            }
+        case .deviceInfo(let address, let details):
+            update(address) { $0.batteryPercent = details.batteryPercent ?? $0.batteryPercent }
+        case .malformedFrame(let address, _, _, let count):
+            update(address) { $0.malformedFrames = count }
+        case .retrying, .stalled:
+            break
+        }
+    }
+
+    /// A sample arrived from a strap.
+    mutating func received(_ sample: HeartRateSample) {
+        update(sample.sensor) {
+            $0.samplesReceived += 1
+            $0.bpm = Int(sample.measurement.bpm)
+            $0.lastSampleAt = sample.captured.wallClock
+        }
+    }
+
+    /// Samples became durable (in the queue, or held for the clock).
+    mutating func accepted(_ samples: [HeartRateSample]) {
+        for sample in samples { update(sample.sensor) { $0.samplesAccepted += 1 } }
+    }
+
+    /// Samples that could not be made durable.
+    mutating func refused(_ count: Int) {
+        samplesRefused += count
+    }
+
+    /// A storage fault of a queue started (or ended, with nil).
+    package mutating func storage(_ fault: QueueError?) {
+        storageFault = fault.map { ("\($0)", storageFault?.since ?? Date()) }
+    }
+
+    /// A commit was slow (or, with nil, commits are fast again).
+    package mutating func commitDuration(_ slow: Duration?) {
+        slowCommit = slow
+    }
+
+    /// Sets the count of held samples; true if it changed.
+    mutating func setSamplesAwaitingClock(_ count: Int) -> Bool {
+        defer { samplesAwaitingClock = count }
+        return samplesAwaitingClock != count
+    }
+
+    /// The outcome of one upload round, per sample.
+    mutating func uploaded(_ settled: [(sensor: BluetoothAddress, outcome: Outcome)], at time: Date) {
+        for (sensor, outcome) in settled {
+            update(sensor) {
+                switch outcome {
+                case .delivered: $0.samplesDelivered += 1
+                case .duplicate: $0.samplesDuplicate += 1
+                case .rejected, .forbidden: $0.samplesRejected += 1
+                case .skipped, .retryLater: break
+                }
+            }
+        }
+        let failure = settled.lazy.compactMap { pair -> String? in
+            if case .retryLater(let reason) = pair.outcome { return reason }
+            return nil
+        }.first
+        if let failure {
+            uplink.lastError = failure
+            uplink.lastErrorAt = time
+        } else if !settled.isEmpty {
+            uplink.lastSuccessAt = time
+        }
+    }
+
+    /// Uploads have been failing since `since`, now for `reason`.
+    mutating func uplinkFailing(_ reason: String, since: Date) {
+        uplink.currentError = reason
+        uplink.failingSince = since
+    }
+
+    /// Uploads go through again.
+    mutating func uplinkRecovered() {
+        uplink.currentError = nil
+        uplink.failingSince = nil
+    }
+
+    /// What the token manager knows now; true if it differs from what the board had.
+    mutating func uplinkCredentials(_ credentials: Credentials?, refreshes: Int) -> Bool {
+        let before = uplink
+        uplink.server = credentials?.server.baseURL
+        uplink.tokenExpiresAt = credentials.map { Date(timeIntervalSince1970: Double($0.expiresAt)) }
+        uplink.reenrolmentRequired = credentials?.reenrolmentRequired
+        uplink.tokenRefreshes = refreshes
+        return uplink != before
+    }
+
+    /// Why the grant is lost, while it is.
+    var reenrolmentRequired: String? { uplink.reenrolmentRequired }
+
+    /// The board as a report.
+    package func report(name: String, startedAt: Date, refreshSeconds: Double, clockSynchronized: Bool) -> GatewayStatusReport {
+        GatewayStatusReport(
+            gatewayName: name, pid: getpid(), startedAt: startedAt, writtenAt: Date(), refreshSeconds: refreshSeconds,
+            clockSynchronized: clockSynchronized, samplesAwaitingClock: samplesAwaitingClock,
+            storageFault: storageFault?.fault, storageFaultSince: storageFault?.since,
+            storageSlowCommitSeconds: slowCommit?.seconds,
+            sensors: sensors.values.sorted { $0.address < $1.address }, uplink: uplink)
+    }
+
+    /// Changes a tracked strap's entry. Events about a strap no longer bound (its supervisor's
+    /// last words, uploads of its backlog) change nothing: they must not bring back a strap
+    /// that `forget` removed.
+    private mutating func update(_ address: BluetoothAddress, _ change: (inout GatewayStatusReport.SensorStatus) -> Void) {
+        guard var entry = sensors[address] else { return }
+        change(&entry)
+        sensors[address] = entry
+    }
+
+    private static func emptyStatus(_ address: BluetoothAddress) -> GatewayStatusReport.SensorStatus {
+        GatewayStatusReport.SensorStatus(
+            address: address.description, state: "waiting", stateDetail: "starting", samplesReceived: 0,
+            samplesAccepted: 0, samplesDelivered: 0, samplesDuplicate: 0, samplesRejected: 0, malformedFrames: 0,
+            reconnects: 0)
+    }
+}

@@ -1,0 +1,68 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// RFC 3339 UTC timestamps with milliseconds (`2026-11-22T08:00:01.250Z`), the one time format
+/// of the gateway's output and of what the uplink writes into OMH data points and FHIR
+/// Observations; and in whole seconds for the daemon's status report, whose dates
+/// `JSONEncoder` wrote that way.
+///
+/// Written by hand from the civil-calendar algorithm rather than a `DateFormatter`: it is exact
+/// for integer nanoseconds, allocation-light on the encode hot path, and needs no locale.
+package enum RFC3339 {
+    /// Formats nanoseconds since 1970-01-01T00:00:00Z, truncated (floored) to the millisecond.
+    package static func format(nanosecondsSince1970 nanoseconds: Int64) -> String {
+        let milliseconds = floorDivide(nanoseconds, 1_000_000)
+        let seconds = floorDivide(milliseconds, 1000)
+        return dateAndTime(secondsSince1970: seconds) + "." + pad(Int(milliseconds - seconds * 1000), 3) + "Z"
+    }
+
+    /// `date` with milliseconds: the one time format of the gateway's output.
+    package static func format(_ date: Date) -> String {
+        format(nanosecondsSince1970: Int64((date.timeIntervalSince1970 * 1_000_000_000).rounded()))
+    }
+
+    /// Formats whole seconds since 1970-01-01T00:00:00Z without a fraction
+    /// (`2026-11-22T08:00:01Z`), as `JSONEncoder`'s `.iso8601` writes dates.
+    package static func format(secondsSince1970 seconds: Int64) -> String {
+        dateAndTime(secondsSince1970: seconds) + "Z"
+    }
+
+    /// `2026-11-22T08:00:01`, the part both formats share.
+    private static func dateAndTime(secondsSince1970 seconds: Int64) -> String {
+        let days = floorDivide(seconds, 86_400)
+        let secondOfDay = Int(seconds - days * 86_400)
+        let (year, month, day) = civil(daysSince1970: days)
+        var text = ""
+        text.reserveCapacity(24)
+        text += pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+        text += "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
+        return text
+    }
+
+    private static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+        let quotient = value / divisor
+        return (value % divisor < 0) ? quotient - 1 : quotient
+    }
+
+    /// Year, month, day of a day count since 1970-01-01 (proleptic Gregorian).
+    private static func civil(daysSince1970: Int64) -> (Int, Int, Int) {
+        let z = daysSince1970 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        return (Int(year), Int(month), Int(day))
+    }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
+    }
+}

@@ -1,0 +1,27 @@
+import Testing
+@testable import GatewayPipeline
+
+@Suite("Capture clock")
+struct CaptureClockTests {
+    @Test("asks whether the clock is synchronised at most once a second of monotonic time, and sees a change after that")
+    func synchronisationIsReadOncePerSecond() {
+        let source = FakeClockSource(wall: ClockRepairTests.wrongStart, monotonic: 5_000_000_000)
+        let clock = CaptureClock(source: source)
+        #expect(clock.now().wallClockSynchronized == false)
+
+        source.synchronize(wall: ClockRepairTests.trueStart)
+        let stamp = clock.now()
+        #expect(stamp.wallClockSynchronized == false, "the reading is less than a second old")
+        #expect(stamp.wallClockNanoseconds == ClockRepairTests.trueStart, "the wall clock itself is read every time")
+
+        source.advance(seconds: 1)
+        #expect(clock.now().wallClockSynchronized == true)
+    }
+
+    @Test("a clock that starts synchronised stamps its first sample so")
+    func firstStampReadsTheClock() {
+        let source = FakeClockSource(wall: ClockRepairTests.wrongStart, monotonic: 0)
+        source.synchronize(wall: ClockRepairTests.trueStart)
+        #expect(CaptureClock(source: source).now().wallClockSynchronized == true)
+    }
+}

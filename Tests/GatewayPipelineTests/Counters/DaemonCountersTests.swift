@@ -1,0 +1,53 @@
+import Foundation
+import GATTHeartRate
+import Testing
+import Uplink
+@testable import GatewayPipeline
+@testable import GatewayStatus
+
+/// The daemon's counter board, which `status.json`, the metrics and the systemd status line
+/// are made from.
+@Suite("Daemon: counter board")
+struct DaemonCountersTests {
+    static let strap = BluetoothAddress("F0:1D:2E:3C:00:01")!
+
+    static func report(_ counters: DaemonCounters) -> GatewayStatusReport {
+        counters.read { $0.report(name: "test", startedAt: Date(), refreshSeconds: 5, clockSynchronized: true) }
+    }
+
+    @Test("a strap removed with forget stays off the board, whatever its supervisor or the uploader still report about it")
+    func forgottenStrapStaysGone() {
+        let counters = DaemonCounters()
+        counters.update { $0.track(SensorBinding(address: Self.strap, alias: "bed 1", patientID: "40006", addedAt: Date())) }
+        counters.update { $0.record(.stateChanged(Self.strap, .subscribed)) }
+        #expect(Self.report(counters).sensors.map(\.address) == [Self.strap.description])
+        counters.update { $0.untrack(Self.strap) }
+        counters.update { $0.record(.stateChanged(Self.strap, .waiting("stopped"))) }
+        counters.uploaded([(Self.strap, .delivered)], latency: .milliseconds(5), at: Date())
+        #expect(Self.report(counters).sensors.isEmpty)
+        #expect(Self.report(counters).uplink.lastSuccessAt != nil, "the upload itself still counts for the uplink")
+    }
+
+    @Test("a refresh that finds the token and the held count unchanged raises no change, so the idle daemon's report is not rewritten; a new figure raises one")
+    func refreshRaisesOnlyOnChange() throws {
+        let counters = DaemonCounters()
+        let credentials = Credentials(
+            kind: .patient, server: try ServerAddress(baseURL: "https://jhe.example.org"), clientID: "client",
+            accessToken: "ACCESS", refreshToken: "REFRESH", clientKey: nil, expiresAt: 1_800_000_000,
+            patientID: "40006", deviceID: "70007")
+        counters.refresh { $0.uplinkCredentials(credentials, refreshes: 0) }
+        counters.refresh { $0.setSamplesAwaitingClock(3) }
+        #expect(counters.changes.acknowledge())
+
+        counters.refresh { $0.uplinkCredentials(credentials, refreshes: 0) }
+        counters.refresh { $0.setSamplesAwaitingClock(3) }
+        #expect(!counters.changes.acknowledge(), "the same credentials and count again")
+
+        counters.refresh { $0.uplinkCredentials(credentials, refreshes: 1) }
+        #expect(counters.changes.acknowledge(), "a token refresh is news")
+        #expect(Self.report(counters).uplink.tokenRefreshes == 1)
+        counters.refresh { $0.setSamplesAwaitingClock(0) }
+        #expect(counters.changes.acknowledge(), "held samples released")
+        #expect(Self.report(counters).samplesAwaitingClock == 0)
+    }
+}
