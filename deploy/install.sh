@@ -18,6 +18,7 @@
 #   PREFIX/lib/sysusers.d/edge-gateway.conf               0644
 #   PREFIX/lib/tmpfiles.d/edge-gateway.conf               0644
 #   PREFIX/share/doc/edge-gateway/{README.md,INSTALL.md,LICENSE,gateway.toml.example}  0644
+#   PREFIX/share/doc/edge-gateway/docs/{operations,configuration,deployment,SECURITY}.md  0644
 #   /etc/edge-gateway/gateway.toml                        0644, only if absent
 # Then, without a destdir: systemd-sysusers (user edge-gateway in group bluetooth),
 # systemd-tmpfiles (/var/lib/edge-gateway, 0700), and `systemctl daemon-reload` if systemd runs.
@@ -68,6 +69,10 @@ install -D -m 0644 "$repo/deploy/tmpfiles.d/edge-gateway.conf" "$root$prefix/lib
 install -D -m 0644 "$repo/README.md" "$doc_dir/README.md"
 install -D -m 0644 "$repo/deploy/INSTALL.md" "$doc_dir/INSTALL.md"
 install -D -m 0644 "$repo/LICENSE" "$doc_dir/LICENSE"
+# The references the README and INSTALL.md link to for operating the box.
+for page in operations configuration deployment SECURITY; do
+    install -D -m 0644 "$repo/docs/$page.md" "$doc_dir/docs/$page.md"
+done
 install -D -m 0644 "$config_example" "$doc_dir/gateway.toml.example"
 
 install -d -m 0755 "$root/etc/edge-gateway"
@@ -90,7 +95,7 @@ if [[ -d /run/systemd/system ]]; then
   if systemctl --quiet is-active edge-gateway.service; then
     echo "install: edge-gateway is running the old binary: systemctl restart edge-gateway"
   else
-    echo "install: next: enrol and bind straps (README, \"Technician workflow\"), then systemctl enable --now edge-gateway"
+    echo "install: next: enrol and bind straps (docs/operations.md, \"Technician workflow\"), then systemctl enable --now edge-gateway"
   fi
 else
   echo "install: systemd is not running here: the unit is installed but not loaded"

@@ -72,7 +72,7 @@ start_stack() {
 }
 
 # bluetoothd's whole object tree, as JSON, into /out/objects-$1.json: what the simulator's
-# objects are compared with (README, "Real BlueZ test tier").
+# objects are compared with (docs/testing.md, "make test-bluez").
 record_objects() {
     busctl --json=pretty call org.bluez / org.freedesktop.DBus.ObjectManager GetManagedObjects \
         > "/out/objects-$1.json" 2>/dev/null

@@ -3,7 +3,7 @@
 # qemu (software emulation) on the host's root (read-only 9p + tmpfs overlay), where
 # guest-init.sh brings up bluetoothd with two btvirt LE controllers, a heart-rate peripheral
 # (edge-gateway-peripheral) on hci1, and runs the release edge-gateway on hci0: scan, pair,
-# live. check-results.py then checks what each step printed. See README, "Real BlueZ test tier".
+# live. check-results.py then checks what each step printed. See docs/testing.md, "make test-bluez".
 #
 # Environment: EGW_BIN (binaries to test; default: a release build in .build-release),
 # EGW_VM_TIMEOUT (seconds for the whole guest, default 1500), EGW_KEEP (keep the work dir).

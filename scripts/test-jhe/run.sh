@@ -15,7 +15,7 @@
 #   holds every sample the gateway ever accepted exactly once → a clinic gateway enrolled with a
 #   practitioner's client credentials uploads for two patients, renews with its key, and says
 #   so when the client is deleted.
-# See README, "Real JHE test tier".
+# See docs/testing.md, "make test-jhe".
 #
 # Environment: EGW_BIN (a directory holding the edge-gateway to test and edge-gateway-lab; default: a release build
 # in .build-release), EGW_KEEP=1 (keep the work directory; it is kept anyway on failure),

@@ -90,7 +90,7 @@ service() {
     test "$(unit_property MainPID)" = "$(cat /tmp/pid-after-configure)" || { echo "the service was restarted"; return 1; }
     echo "delivered: $(delivered); main pid $(unit_property MainPID) (since configure, not restarted), user $(ps -o user= -p "$(unit_property MainPID)")"
     # libdispatch's nice value for each new worker thread: the sandbox must not refuse it
-    # (errno=1), or the journal gets a line every few seconds (README, "How the service is confined").
+    # (errno=1), or the journal gets a line every few seconds (docs/deployment.md, "How the service is confined").
     local refused
     refused=$(journalctl -u edge-gateway -o cat --no-pager | grep -c "Failed to set thread priority.*errno=1$")
     ((refused == 0)) || { echo "the sandbox refused setpriority $refused time(s)"; return 1; }

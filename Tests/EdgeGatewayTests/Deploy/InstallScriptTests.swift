@@ -24,6 +24,10 @@ struct InstallScriptTests {
             ("/usr/share/doc/edge-gateway/INSTALL.md", 0o644),
             ("/usr/share/doc/edge-gateway/LICENSE", 0o644),
             ("/usr/share/doc/edge-gateway/gateway.toml.example", 0o644),
+            ("/usr/share/doc/edge-gateway/docs/operations.md", 0o644),
+            ("/usr/share/doc/edge-gateway/docs/configuration.md", 0o644),
+            ("/usr/share/doc/edge-gateway/docs/deployment.md", 0o644),
+            ("/usr/share/doc/edge-gateway/docs/SECURITY.md", 0o644),
             ("/etc/edge-gateway/gateway.toml", 0o644),
         ]
         for (path, mode) in expected {
