@@ -42,6 +42,7 @@ let package = Package(
             dependencies: [
                 "CSQLite",
                 "DurableFile",
+                "OutputFormats",
                 "ProcessThreads",
                 .product(name: "Logging", package: "swift-log"),
             ]

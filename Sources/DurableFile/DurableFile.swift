@@ -7,17 +7,6 @@ import Glibc
 /// Credentials and sensor bindings are written this way (the gateway must not lose a token the
 /// server has already rotated, nor a binding a technician just made).
 package enum DurableFile {
-    /// A step of the replacement failed; the old file, if any, is untouched.
-    package struct Failure: Error, CustomStringConvertible {
-        /// What was being done (`write /var/lib/edge-gateway/sensors.json.tmp-42`).
-        package let operation: String
-        /// `strerror` of the failing call.
-        package let reason: String
-
-        /// `could not <operation>: <reason>`: the failing step and its `strerror`, for operators.
-        package var description: String { "could not \(operation): \(reason)" }
-    }
-
     /// Replaces `path` with `bytes`, giving the file `mode`; creates the directory with
     /// `directoryMode` if it is missing. Private (0600 in 0700) unless asked otherwise: every
     /// file the gateway keeps is health data, credentials or the straps that produce them.
@@ -28,7 +17,7 @@ package enum DurableFile {
     package static func replace(
         _ path: String, with bytes: some Collection<UInt8>, mode: mode_t = 0o600, directoryMode: mode_t = 0o700,
         synced: Bool = true
-    ) throws(Failure) {
+    ) throws(DurableFileError) {
         let directory = parent(of: path)
         mkdir(directory, directoryMode)
         let temporary = path + ".tmp-\(getpid())"
@@ -59,7 +48,7 @@ package enum DurableFile {
     ///
     /// Files other processes may open as soon as they appear (the queue) are built aside and
     /// published this way, so nobody ever sees one half made, and two creators cannot clash.
-    package static func publish(_ temporary: String, as path: String) throws(Failure) -> Bool {
+    package static func publish(_ temporary: String, as path: String) throws(DurableFileError) -> Bool {
         defer { unlink(temporary) }
         guard link(temporary, path) == 0 else {
             guard errno == EEXIST else { throw failure("link \(temporary) to \(path)") }
@@ -71,7 +60,7 @@ package enum DurableFile {
     }
 
     /// Makes the directory's entries (a rename, a link) survive a power cut.
-    private static func syncDirectory(_ directory: String) throws(Failure) {
+    private static func syncDirectory(_ directory: String) throws(DurableFileError) {
         let directoryDescriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard directoryDescriptor >= 0 else { throw failure("open \(directory) to fsync it") }
         defer { close(directoryDescriptor) }
@@ -82,7 +71,18 @@ package enum DurableFile {
         path.lastIndex(of: "/").map { String(path[..<$0]) }.flatMap { $0.isEmpty ? "/" : $0 } ?? "."
     }
 
-    private static func failure(_ operation: String) -> Failure {
-        Failure(operation: operation, reason: String(cString: strerror(errno)))
+    private static func failure(_ operation: String) -> DurableFileError {
+        DurableFileError(operation: operation, reason: String(cString: strerror(errno)))
     }
+}
+
+/// A step of the replacement failed; the old file, if any, is untouched.
+package struct DurableFileError: Error, CustomStringConvertible {
+    /// What was being done (`write /var/lib/edge-gateway/sensors.json.tmp-42`).
+    package let operation: String
+    /// `strerror` of the failing call.
+    package let reason: String
+
+    /// `could not <operation>: <reason>`: the failing step and its `strerror`, for operators.
+    package var description: String { "could not \(operation): \(reason)" }
 }

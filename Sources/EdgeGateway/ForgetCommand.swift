@@ -22,8 +22,8 @@ struct ForgetCommand: AsyncParsableCommand {
     var remove = false
 
     func run() async throws {
-        try await CommandFailure.reporting("forget") {
-            let unbound = try options.withBindings { store throws(SensorBindingStore.Failure) in try store.unbind(address) }
+        try await CommandError.reporting("forget") {
+            let unbound = try options.withBindings { store throws(SensorBindingError) in try store.unbind(address) }
             var removed = false
             if remove {
                 let (client, adapter) = try await BluetoothSession.open(options)
@@ -33,7 +33,7 @@ struct ForgetCommand: AsyncParsableCommand {
                 }
             }
             guard unbound || removed else {
-                throw CommandFailure.other("\(address) is not bound to this gateway (see `edge-gateway sensors`)")
+                throw CommandError.other("\(address) is not bound to this gateway (see `edge-gateway sensors`)")
             }
             if options.json {
                 StandardOutput.writeLine("{\"address\":\"\(address)\",\"unbound\":\(unbound),\"removed\":\(removed)}")

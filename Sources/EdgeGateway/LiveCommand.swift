@@ -39,11 +39,11 @@ struct LiveCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await CommandFailure.reporting("live") {
+        try await CommandError.reporting("live") {
             let (client, _) = try await BluetoothSession.open(options)
             let names = try straps()
             guard !names.isEmpty else {
-                throw CommandFailure.other("no strap is bound: give an ADDRESS, or bind one with `edge-gateway pair`")
+                throw CommandError.other("no strap is bound: give an ADDRESS, or bind one with `edge-gateway pair`")
             }
             let printer = SamplePrinter(json: options.json, names: names, limit: count)
             let slots = ConnectionSlots(limit: 3)
@@ -80,7 +80,7 @@ struct LiveCommand: AsyncParsableCommand {
 
     /// The straps to show, with their display names.
     private func straps() throws -> [BluetoothAddress: String] {
-        let bindings = try options.withBindings { store throws(SensorBindingStore.Failure) in try store.load() }
+        let bindings = try options.withBindings { store throws(SensorBindingError) in try store.load() }
         if let address {
             let alias = bindings.first { $0.address == address }?.alias
             return [address: alias ?? address.description]

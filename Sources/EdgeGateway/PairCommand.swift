@@ -43,24 +43,24 @@ struct PairCommand: AsyncParsableCommand {
     var timeout: Double = 20
 
     func run() async throws {
-        try await CommandFailure.reporting("pair") {
+        try await CommandError.reporting("pair") {
             let (client, adapter) = try await BluetoothSession.open(options)
             let device = try await find(client: client, adapter: adapter)
             options.explain("connecting \(address)")
             try await device.connect()
             guard await device.waitForServicesResolved(timeout: .seconds(30)) else {
-                throw CommandFailure.temporary("\(address) connected but did not finish service discovery; try again")
+                throw CommandError.temporary("\(address) connected but did not finish service discovery; try again")
             }
             guard await device.waitForCharacteristic(BluetoothUUID.heartRateMeasurement.uuidString, timeout: .seconds(15)) != nil else {
                 try? await device.disconnect()
-                throw CommandFailure.other("\(address) has no heart-rate service (0x180D with 0x2A37): it is not a heart-rate strap")
+                throw CommandError.other("\(address) has no heart-rate service (0x180D with 0x2A37): it is not a heart-rate strap")
             }
             let bonded = try await bond(device, client: client)
             try await device.setTrusted(true)
             let details = await StrapDetails.read(device)
             try? await device.disconnect()
             let binding = SensorBinding(address: address, alias: alias, patientID: patient, addedAt: Date())
-            try options.withBindings { store throws(SensorBindingStore.Failure) in try store.bind(binding) }
+            try options.withBindings { store throws(SensorBindingError) in try store.bind(binding) }
             report(binding, details: details, bonded: bonded)
         }
     }
@@ -75,7 +75,7 @@ struct PairCommand: AsyncParsableCommand {
         let found = await client.wait(timeout: .milliseconds(Int(timeout * 1000))) { $0.device(address: text, on: adapter) != nil }
         try? await adapter.stopDiscovery()
         guard found, let device = await client.device(address: text, on: adapter) else {
-            throw CommandFailure.temporary(
+            throw CommandError.temporary(
                 "\(text) was not found within \(timeout) s: is it worn (most straps sleep off the skin) and in range? `edge-gateway scan` lists the straps nearby"
             )
         }

@@ -35,9 +35,9 @@ struct ScanCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await CommandFailure.reporting("scan") {
+        try await CommandError.reporting("scan") {
             let (client, adapter) = try await BluetoothSession.open(options)
-            let bound = Set(try options.withBindings { store throws(SensorBindingStore.Failure) in try store.load() }.map(\.address))
+            let bound = Set(try options.withBindings { store throws(SensorBindingError) in try store.load() }.map(\.address))
             let events = await client.events()
             try await adapter.setDiscoveryFilter(serviceUUIDs: all ? [] : [BluetoothUUID.heartRateService.uuidString])
             do {

@@ -20,8 +20,8 @@ struct SensorsCommand: AsyncParsableCommand {
     @OptionGroup var options: GatewayOptions
 
     func run() async throws {
-        try await CommandFailure.reporting("sensors") {
-            let bindings = try options.withBindings { store throws(SensorBindingStore.Failure) in try store.load() }
+        try await CommandError.reporting("sensors") {
+            let bindings = try options.withBindings { store throws(SensorBindingError) in try store.load() }
             let bluetooth = try? await BluetoothSession.open(options)
             if bluetooth == nil { options.explain("bluetoothd is not reachable: showing bindings only") }
             if bindings.isEmpty && !options.json {

@@ -98,7 +98,7 @@ struct SoakCommand: AsyncParsableCommand {
             }
             try await inject(second: second, stage: stage, outageSeconds: outageSeconds, cutAt: cutAt, restartAt: restartAt)
             if second % sampleEvery == 0 {
-                guard let usage = stage.daemonUsage() else { throw DemoFailure("the daemon is gone (see \(stage.daemonLog))") }
+                guard let usage = stage.daemonUsage() else { throw DemoError("the daemon is gone (see \(stage.daemonLog))") }
                 let point = SoakSeries.Point(second: second, usage: usage)
                 series.append(point)
                 StandardOutput.writeLine(

@@ -4,7 +4,7 @@ import BlueZ
 /// runs, and the adapter exists and is powered. Each problem gets its own sentence and exit 69.
 package enum BluetoothSession {
     /// The client and the adapter `options` name, or the reason (exit 69) they cannot be used.
-    package static func open(_ options: GatewayOptions) async throws(CommandFailure) -> (client: BlueZClient, adapter: Adapter) {
+    package static func open(_ options: GatewayOptions) async throws(CommandError) -> (client: BlueZClient, adapter: Adapter) {
         let client: BlueZClient
         do {
             client = try await BlueZClient.connect(.system)

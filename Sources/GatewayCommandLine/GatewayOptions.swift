@@ -27,7 +27,7 @@ package struct GatewayOptions: ParsableArguments, Sendable {
     var bindings: SensorBindingStore { SensorBindingStore(directory: state.directory) }
 
     /// Runs `change` on the bindings store; a failure becomes a command failure (exit 1).
-    package func withBindings<T>(_ change: (SensorBindingStore) throws(SensorBindingStore.Failure) -> T) throws(CommandFailure) -> T {
+    package func withBindings<T>(_ change: (SensorBindingStore) throws(SensorBindingError) -> T) throws(CommandError) -> T {
         do {
             return try change(bindings)
         } catch {

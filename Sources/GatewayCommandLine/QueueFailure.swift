@@ -15,7 +15,7 @@ package enum QueueFailure {
             report("\(error)")
             return ExitStatus.software
         }
-        report("\(queueError.message) [\(queueError.code.rawValue)]")
+        report("\(queueError)")
         switch queueError.code {
         case .missing: return ExitStatus.noInput
         case .corrupt: return ExitStatus.dataError

@@ -1,7 +1,8 @@
+import OutputFormats
 /// Why the configuration cannot be used: one message naming the file (or environment
 /// variable), the key and what is allowed, so the operator can fix it without reading code.
 /// Every such error ends a command with exit status 78 (`EX_CONFIG`).
-package struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct ConfigurationError: CodedError, Sendable, Equatable {
     /// Stable machine-readable codes; their raw values never change once released.
     package enum Code: String, Sendable, Equatable, CaseIterable {
         /// `--config FILE` names a file that does not exist.
@@ -25,9 +26,9 @@ package struct ConfigurationError: Error, Sendable, Equatable, CustomStringConve
     }
 
     /// What kind of problem.
-    let code: Code
+    package let code: Code
     /// What is wrong, where, and what is allowed.
-    let message: String
+    package let message: String
 
     /// An error with its code and the message for the operator.
     package init(_ code: Code, _ message: String) {
@@ -35,6 +36,4 @@ package struct ConfigurationError: Error, Sendable, Equatable, CustomStringConve
         self.message = message
     }
 
-    /// The message and its stable code (`… [config.unknown-key]`), as the CLI prints it.
-    package var description: String { "\(message) [\(code.rawValue)]" }
 }

@@ -4,11 +4,11 @@ extension ConfigurationKey {
     /// A string; `check` refuses a bad one or returns what to store (it may resolve `""`).
     static func text(
         _ section: String, _ name: String, _ property: WritableKeyPath<GatewayConfiguration, String> & Sendable,
-        allowed: String, check: @escaping @Sendable (String) throws(ValueRejection) -> String
+        allowed: String, check: @escaping @Sendable (String) throws(SettingValueError) -> String
     ) -> ConfigurationKey {
         ConfigurationKey(
             section: section, name: name, kind: .string, allowed: allowed,
-            store: { configuration, value throws(ValueRejection) in
+            store: { configuration, value throws(SettingValueError) in
                 guard case .string(let text) = value else { throw .wrongType }
                 configuration[keyPath: property] = try check(text)
             },
@@ -18,11 +18,11 @@ extension ConfigurationKey {
     /// A string where `""` means "not set" (nil); `check` sees only non-empty values.
     static func optionalText(
         _ section: String, _ name: String, _ property: WritableKeyPath<GatewayConfiguration, String?> & Sendable,
-        allowed: String, check: @escaping @Sendable (String) throws(ValueRejection) -> Void
+        allowed: String, check: @escaping @Sendable (String) throws(SettingValueError) -> Void
     ) -> ConfigurationKey {
         ConfigurationKey(
             section: section, name: name, kind: .string, allowed: allowed,
-            store: { configuration, value throws(ValueRejection) in
+            store: { configuration, value throws(SettingValueError) in
                 guard case .string(let text) = value else { throw .wrongType }
                 if !text.isEmpty { try check(text) }
                 configuration[keyPath: property] = text.isEmpty ? nil : text
@@ -39,7 +39,7 @@ extension ConfigurationKey {
         return ConfigurationKey(
             section: section, name: name, kind: .integer,
             allowed: "\(counted) from \(range.lowerBound) to \(range.upperBound)",
-            store: { configuration, value throws(ValueRejection) in
+            store: { configuration, value throws(SettingValueError) in
                 guard case .integer(let number) = value else { throw .wrongType }
                 guard let exact = Number(exactly: number), range.contains(exact) else { throw .notAllowed(detail: nil) }
                 configuration[keyPath: property] = exact
@@ -55,7 +55,7 @@ extension ConfigurationKey {
         ConfigurationKey(
             section: section, name: name, kind: .integer,
             allowed: "a whole number of \(unit.rawValue) from \(range.lowerBound) to \(range.upperBound)",
-            store: { configuration, value throws(ValueRejection) in
+            store: { configuration, value throws(SettingValueError) in
                 guard case .integer(let count) = value else { throw .wrongType }
                 guard range.contains(count) else { throw .notAllowed(detail: nil) }
                 configuration[keyPath: property] = unit.duration(count)
@@ -69,7 +69,7 @@ extension ConfigurationKey {
     ) -> ConfigurationKey {
         ConfigurationKey(
             section: section, name: name, kind: .boolean, allowed: "true or false",
-            store: { configuration, value throws(ValueRejection) in
+            store: { configuration, value throws(SettingValueError) in
                 guard case .boolean(let flag) = value else { throw .wrongType }
                 configuration[keyPath: property] = flag
             },

@@ -24,7 +24,7 @@ struct ConfigurationKey: Sendable {
     /// What is allowed, for messages (`a whole number from 1 to 1000`).
     let allowed: String
     /// Checks `value` and stores it in the configuration.
-    let store: @Sendable (inout GatewayConfiguration, ConfigurationValue) throws(ValueRejection) -> Void
+    let store: @Sendable (inout GatewayConfiguration, ConfigurationValue) throws(SettingValueError) -> Void
     /// The key's value in a configuration, as a file would set it.
     let current: @Sendable (GatewayConfiguration) -> ConfigurationValue
 

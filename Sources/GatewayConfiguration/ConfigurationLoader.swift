@@ -11,7 +11,7 @@ package enum ConfigurationLoader {
         settings += try EnvironmentOverrides.settings(in: environment)
         var configuration = GatewayConfiguration()
         for setting in settings {
-            do throws(ValueRejection) {
+            do throws(SettingValueError) {
                 try setting.key.store(&configuration, setting.value)
             } catch {
                 throw setting.error(error)

@@ -39,7 +39,7 @@ enum ConfigurationSchema {
         .optionalText(
             "uplink", "fhir_path", \.uplink.fhirPath,
             allowed: "\"\" (the path recorded at enrolment) or a path starting with /, such as /FHIR/R5/ (/fhir/r5/ on JHE v0.0.11 and older)",
-            check: { text throws(ValueRejection) in _ = try ValueChecks.fhirPath(text) }),
+            check: { text throws(SettingValueError) in _ = try ValueChecks.fhirPath(text) }),
         .integer("uplink", "batch_size", \.uplink.batchSize, 1 ... 1000, unit: "entries"),
         .duration("uplink", "interval_s", \.uplink.interval, .seconds, 1 ... 3600),
         .text(

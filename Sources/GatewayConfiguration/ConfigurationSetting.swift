@@ -24,7 +24,7 @@ struct ConfigurationSetting: Sendable {
     }
 
     /// The error for a value the key refused.
-    func error(_ rejection: ValueRejection) -> ConfigurationError {
+    func error(_ rejection: SettingValueError) -> ConfigurationError {
         switch rejection {
         case .wrongType:
             let found = value.found.map { "is \($0), not" } ?? "is not"
@@ -37,7 +37,7 @@ struct ConfigurationSetting: Sendable {
 }
 
 /// Why a key refused a value: the message around it is built by ``ConfigurationSetting``.
-enum ValueRejection: Error, Sendable {
+enum SettingValueError: Error, Sendable {
     /// The value has the wrong type for the key.
     case wrongType
     /// The value has the right type but is outside what the key allows; `detail` says why

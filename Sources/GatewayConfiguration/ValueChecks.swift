@@ -11,7 +11,7 @@ import Uplink
 /// upload resolution) the check calls it, so the CLI and the daemon cannot disagree.
 enum ValueChecks {
     /// `""` becomes the host name; otherwise printable text of at most 64 characters.
-    @Sendable static func gatewayName(_ text: String) throws(ValueRejection) -> String {
+    @Sendable static func gatewayName(_ text: String) throws(SettingValueError) -> String {
         if text.isEmpty { return ProcessInfo.processInfo.hostName }
         guard text.count <= 64, text.unicodeScalars.allSatisfy({ $0.properties.generalCategory != .control }) else {
             throw .notAllowed(detail: nil)
@@ -20,13 +20,13 @@ enum ValueChecks {
     }
 
     /// Any non-empty path without a NUL character.
-    @Sendable static func stateDirectory(_ text: String) throws(ValueRejection) -> String {
+    @Sendable static func stateDirectory(_ text: String) throws(SettingValueError) -> String {
         guard !text.isEmpty, !text.contains("\0") else { throw .notAllowed(detail: nil) }
         return text
     }
 
     /// `hci` followed by digits, as BlueZ names adapters under `/org/bluez/`.
-    @Sendable static func adapter(_ text: String) throws(ValueRejection) -> String {
+    @Sendable static func adapter(_ text: String) throws(SettingValueError) -> String {
         let digits = text.dropFirst(3)
         guard text.hasPrefix("hci"), !digits.isEmpty, digits.count <= 3, digits.allSatisfy(\.isASCIIDigit) else {
             throw .notAllowed(detail: nil)
@@ -35,7 +35,7 @@ enum ValueChecks {
     }
 
     /// What `Uplink.ServerAddress` accepts: https://, or http:// to a loopback host.
-    @Sendable static func baseURL(_ text: String) throws(ValueRejection) {
+    @Sendable static func baseURL(_ text: String) throws(SettingValueError) {
         do throws(UplinkError) {
             _ = try ServerAddress(baseURL: text)
         } catch {
@@ -44,7 +44,7 @@ enum ValueChecks {
     }
 
     /// An absolute URL path: starts with `/`, no spaces, query or fragment.
-    @Sendable static func fhirPath(_ text: String) throws(ValueRejection) -> String {
+    @Sendable static func fhirPath(_ text: String) throws(SettingValueError) -> String {
         guard text.hasPrefix("/"), !text.contains(where: { $0.isWhitespace || $0 == "?" || $0 == "#" }) else {
             throw .notAllowed(detail: nil)
         }
@@ -52,7 +52,7 @@ enum ValueChecks {
     }
 
     /// What `Uplink.UploadResolution(parsing:)` accepts; kept as written.
-    @Sendable static func resolution(_ text: String) throws(ValueRejection) -> String {
+    @Sendable static func resolution(_ text: String) throws(SettingValueError) -> String {
         do throws(UplinkError) {
             _ = try UploadResolution(parsing: text)
         } catch {
@@ -63,7 +63,7 @@ enum ValueChecks {
 
     /// A file that exists and can be read now (its PEM content is checked when the uplink
     /// loads it).
-    @Sendable static func caFile(_ text: String) throws(ValueRejection) {
+    @Sendable static func caFile(_ text: String) throws(SettingValueError) {
         switch FileKind(atPath: text) {
         case .missing: throw .notAllowed(detail: "no such file")
         case .directory: throw .notAllowed(detail: "it is a directory")
@@ -78,7 +78,7 @@ enum ValueChecks {
     }
 
     /// `""` (off), `host:port` or `[ipv6]:port` with a port from 1 to 65535.
-    @Sendable static func listen(_ text: String) throws(ValueRejection) -> String {
+    @Sendable static func listen(_ text: String) throws(SettingValueError) -> String {
         guard !text.isEmpty else { return text }
         guard ListenAddress(text) != nil else { throw .notAllowed(detail: nil) }
         return text

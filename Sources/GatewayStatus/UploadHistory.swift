@@ -5,6 +5,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import Glibc
+import OutputFormats
 
 /// The last uploader rounds, in `<state>/upload-history.jsonl`, one JSON object per line, for
 /// `edge-gateway status --history`.
@@ -18,13 +19,6 @@ import Glibc
 /// Reading tolerates a torn last line and any other line that does not decode: they are skipped.
 /// Not thread-safe by itself: the daemon's uploader is its only writer.
 package struct UploadHistory: Sendable {
-    /// Why an attempt could not be recorded.
-    struct Failure: Error, CustomStringConvertible {
-        /// The stable identifier.
-        let code = "history.write-failed"
-        let description: String
-    }
-
     /// The file's name in the state directory.
     static let fileName = "upload-history.jsonl"
     /// How many attempts are kept.
@@ -89,7 +83,7 @@ package struct UploadHistory: Sendable {
         do {
             try DurableFile.replace(path, with: bytes)
         } catch {
-            throw Failure(description: "cannot compact \(path): \(error); check free space in the state directory")
+            throw UploadHistoryError(message: "cannot compact \(path): \(error); check free space in the state directory")
         }
     }
 
@@ -112,8 +106,8 @@ package struct UploadHistory: Sendable {
         return Array(data).split(separator: UInt8(ascii: "\n"))
     }
 
-    private func failure(_ operation: String) -> Failure {
-        Failure(description: "cannot \(operation): \(String(cString: strerror(errno))); check free space and permissions of the state directory")
+    private func failure(_ operation: String) -> UploadHistoryError {
+        UploadHistoryError(message: "cannot \(operation): \(String(cString: strerror(errno))); check free space and permissions of the state directory")
     }
 
     private static var encoder: JSONEncoder {
@@ -128,4 +122,15 @@ package struct UploadHistory: Sendable {
         decoder.dateDecodingStrategy = .iso8601
         return decoder
     }
+}
+
+/// Why an attempt could not be recorded.
+struct UploadHistoryError: CodedError {
+    /// The one code.
+    enum Code: String { case writeFailed = "history.write-failed" }
+
+    /// Always `history.write-failed`.
+    let code = Code.writeFailed
+    /// Which file, what failed, and what to check.
+    let message: String
 }

@@ -5,15 +5,8 @@ struct FrameScript: Sendable {
     /// The frames, in sending order.
     let frames: [[UInt8]]
 
-    /// Why a script cannot be used, with the line at fault.
-    struct Failure: Error, CustomStringConvertible {
-        let line: Int
-        let reason: String
-        var description: String { "frame script line \(line): \(reason)" }
-    }
-
     /// Parses the script text; the first hex byte of each line is the frame's flags.
-    init(text: String) throws(Failure) {
+    init(text: String) throws(FrameScriptError) {
         var frames: [[UInt8]] = []
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let content = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
@@ -22,13 +15,20 @@ struct FrameScript: Sendable {
             var frame: [UInt8] = []
             for token in tokens {
                 guard token.count == 2, let byte = UInt8(token, radix: 16) else {
-                    throw Failure(line: index + 1, reason: "\"\(token)\" is not a hex byte")
+                    throw FrameScriptError(line: index + 1, reason: "\"\(token)\" is not a hex byte")
                 }
                 frame.append(byte)
             }
             frames.append(frame)
         }
-        guard !frames.isEmpty else { throw Failure(line: 0, reason: "the script holds no frame") }
+        guard !frames.isEmpty else { throw FrameScriptError(line: 0, reason: "the script holds no frame") }
         self.frames = frames
     }
+}
+
+/// Why a script cannot be used, with the line at fault.
+struct FrameScriptError: Error, CustomStringConvertible {
+    let line: Int
+    let reason: String
+    var description: String { "frame script line \(line): \(reason)" }
 }

@@ -166,7 +166,7 @@ enum QueueDatabase {
                     """)
             if check {
                 let problems = try connection.rows("PRAGMA quick_check", keep: false).map { try $0.text(0) }
-                guard problems == ["ok"] else { throw IntegrityProblem(findings: problems) }
+                guard problems == ["ok"] else { throw IntegrityError(findings: problems) }
             }
             try QueueSchema.migrator.migrate(connection)
         } catch {
@@ -180,7 +180,7 @@ enum QueueDatabase {
     /// `SQLITE_NOTADB`) or `quick_check` found a problem. A permission, read-only, I/O, full-disk
     /// or lock error says nothing about the contents, so it never moves a file aside.
     static func isDamage(_ error: any Error) -> Bool {
-        if error is IntegrityProblem { return true }
+        if error is IntegrityError { return true }
         guard let database = error as? SQLiteError else { return false }
         return database.code == SQLITE_CORRUPT || database.code == SQLITE_NOTADB
     }
@@ -205,7 +205,7 @@ enum QueueDatabase {
 }
 
 /// `PRAGMA quick_check` found damage.
-struct IntegrityProblem: Error, CustomStringConvertible {
+struct IntegrityError: Error, CustomStringConvertible {
     let findings: [String]
     var description: String { "quick_check: " + findings.prefix(3).joined(separator: "; ") }
 }

@@ -1,8 +1,9 @@
 import CSQLite
+import OutputFormats
 
 /// What went wrong with the queue, with a stable `code` for scripts and metrics and a message
 /// saying what happened, to which file, and what an operator can do.
-package struct QueueError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct QueueError: CodedError, Sendable, Hashable {
     /// Stable identifiers; their raw values never change once released.
     package enum Code: String, Sendable, Hashable {
         /// The disk (or SQLite's page limit) is full: commits are retried, records wait in memory.
@@ -42,9 +43,6 @@ package struct QueueError: Error, Sendable, Hashable, CustomStringConvertible {
         self.code = code
         self.message = message
     }
-
-    /// The message and its stable code (`… [queue.storage-full]`), as logs and the CLI print it.
-    package var description: String { "\(message) [\(code.rawValue)]" }
 
     /// Classifies an error thrown by SQLite while writing `path`.
     static func writing(_ error: any Error, path: String) -> QueueError {

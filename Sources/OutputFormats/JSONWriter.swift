@@ -23,12 +23,6 @@ package struct JSONWriter {
         case terminalSafe
     }
 
-    /// A finite number was asked for and the value is NaN or infinite, which JSON cannot carry.
-    package struct NonFiniteNumber: Error, Sendable {
-        /// The value refused.
-        package let value: Double
-    }
-
     /// The text so far.
     package private(set) var bytes: [UInt8] = []
     private let escaping: Escaping
@@ -112,8 +106,8 @@ package struct JSONWriter {
     }
 
     /// Writes a finite number as `JSONEncoder` does: integral values without `.0`.
-    package mutating func number(_ value: Double) throws(NonFiniteNumber) {
-        guard value.isFinite else { throw NonFiniteNumber(value: value) }
+    package mutating func number(_ value: Double) throws(NonFiniteNumberError) {
+        guard value.isFinite else { throw NonFiniteNumberError(value: value) }
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
         raw(text)
@@ -186,4 +180,10 @@ package struct JSONWriter {
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
+}
+
+/// A finite number was asked for and the value is NaN or infinite, which JSON cannot carry.
+package struct NonFiniteNumberError: Error, Sendable {
+    /// The value refused.
+    package let value: Double
 }

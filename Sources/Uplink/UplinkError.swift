@@ -1,9 +1,10 @@
+import OutputFormats
 /// Every failure the uplink reports: a stable code for scripts and metrics plus a message that
 /// says what happened, to what, and what the operator can do.
 ///
 /// Messages are built only from non-secret facts: no access token, refresh token, client key,
 /// authorization code or PKCE verifier ever reaches `message` (tests check this).
-package struct UplinkError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct UplinkError: CodedError, Sendable, Equatable {
     /// Stable machine-readable codes.
     package enum Code: String, Sendable, Equatable, CaseIterable {
         case invalidResolution = "uplink.invalid-resolution"
@@ -49,6 +50,4 @@ package struct UplinkError: Error, Sendable, Equatable, CustomStringConvertible 
         self.mayHaveReachedServer = mayHaveReachedServer
     }
 
-    /// The message and its stable code in brackets, as logs and the CLI print it.
-    package var description: String { "\(message) [\(code.rawValue)]" }
 }

@@ -16,7 +16,7 @@ package actor InMemoryStrapRadio: StrapRadio {
         /// Discovery finds it.
         package var discoverable = true
         /// Failures for the next connect attempts, one each, in order.
-        package var connectFailures: [SupervisorFailure] = []
+        package var connectFailures: [SupervisorError] = []
         /// How long a connect takes.
         package var connectTime: Duration = .zero
         /// It has a Heart Rate Measurement characteristic.
@@ -120,7 +120,7 @@ package actor InMemoryStrapRadio: StrapRadio {
     /// becomes `known`), else the transient not-found failure `BlueZStrapRadio` throws.
     package func discover(_ strap: BluetoothAddress, on adapter: String, timeout: Duration) throws -> any StrapLink {
         guard straps[strap]?.discoverable == true else {
-            throw SupervisorFailure("\(strap) was not found by discovery: is the strap worn, charged and in range?", transient: true)
+            throw SupervisorError("\(strap) was not found by discovery: is the strap worn, charged and in range?", transient: true)
         }
         straps[strap]?.known = true
         return Link(radio: self, address: strap)

@@ -52,7 +52,7 @@ struct JSONWriterTests {
     func nonFiniteNumbersAreRefused() {
         for value in [Double.nan, .infinity, -.infinity] {
             var json = JSONWriter()
-            let error = #expect(throws: JSONWriter.NonFiniteNumber.self) { try json.number(value) }
+            let error = #expect(throws: NonFiniteNumberError.self) { try json.number(value) }
             #expect(error.map { $0.value.isNaN || $0.value.isInfinite } == true)
             #expect(json.bytes.isEmpty)
         }

@@ -43,12 +43,12 @@ struct QueueExportCommand: AsyncParsableCommand {
                 guard let last = page.last else { break }
                 after = last.id
                 for record in page {
-                    do throws(SampleRecordCodec.DecodingFailure) {
+                    do throws(SampleRecordError) {
                         let row = ExportRow(record: record, sample: try SampleRecordCodec.sample(from: record))
                         StandardOutput.writeLine(format == .csv ? row.csvLine : row.jsonLine)
                     } catch {
                         undecodable += 1
-                        QueueFailure.report("\(error.message) [\(error.code.rawValue)]")
+                        QueueFailure.report("\(error)")
                     }
                 }
             }

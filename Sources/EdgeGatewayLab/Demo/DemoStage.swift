@@ -64,7 +64,7 @@ final class DemoStage: @unchecked Sendable {
         let link = await jhe.issueInvitation()
         let enroll = try ChildProcess(executable, ["enroll", link, "--state-dir", stateDirectory], errorPath: daemonLog)
         let status = try await Self.exitStatus(of: enroll, within: .seconds(60))
-        guard status == 0 else { throw DemoFailure("enrolment failed (see \(daemonLog))") }
+        guard status == 0 else { throw DemoError("enrolment failed (see \(daemonLog))") }
         if pairing {
             for (index, address) in straps.enumerated() {
                 let pair = try ChildProcess(
@@ -75,7 +75,7 @@ final class DemoStage: @unchecked Sendable {
                     ],
                     errorPath: daemonLog, environment: busEnvironment)
                 guard try await Self.exitStatus(of: pair, within: .seconds(120)) == 0 else {
-                    throw DemoFailure("edge-gateway pair \(address) failed (see \(daemonLog))")
+                    throw DemoError("edge-gateway pair \(address) failed (see \(daemonLog))")
                 }
             }
             return
@@ -114,7 +114,7 @@ final class DemoStage: @unchecked Sendable {
     /// the samples JHE holds or the queue still holds, by id; at least as many as the daemon's
     /// last status report had called accepted (made durable), or some were lost.
     func crashAndRestartDaemon() async throws -> DemoVerdict.Crash {
-        guard let daemon else { throw DemoFailure("no daemon to kill") }
+        guard let daemon else { throw DemoError("no daemon to kill") }
         let reported = statusReport()?.sensors ?? []
         daemon.signal(SIGKILL)
         _ = try await Self.exitStatus(of: daemon, within: .seconds(60))
@@ -232,14 +232,14 @@ final class DemoStage: @unchecked Sendable {
     private static func exitStatus(of child: ChildProcess, within timeout: Duration) async throws -> Int32 {
         guard let status = await child.exitStatus(within: timeout) else {
             child.signal(SIGKILL)
-            throw DemoFailure("a child process did not finish within \(timeout)")
+            throw DemoError("a child process did not finish within \(timeout)")
         }
         return ChildProcess.terminationStatus(status)
     }
 }
 
 /// Why the demo could not go on.
-struct DemoFailure: Error, CustomStringConvertible {
+struct DemoError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }

@@ -25,7 +25,7 @@ struct FootprintRun: Sendable {
             return run
         } catch {
             await stage.tearDown(keep: true)
-            throw DemoFailure("\(scenario.name): \(error); files kept in \(stage.directory)")
+            throw DemoError("\(scenario.name): \(error); files kept in \(stage.directory)")
         }
     }
 
@@ -38,18 +38,18 @@ struct FootprintRun: Sendable {
         if scenario.notifies {
             let deadline = ContinuousClock.now + .seconds(120)
             while stage.acceptedSamples() == 0 {
-                guard ContinuousClock.now < deadline else { throw DemoFailure("the daemon accepted no sample within 120 s") }
+                guard ContinuousClock.now < deadline else { throw DemoError("the daemon accepted no sample within 120 s") }
                 try await Task.sleep(for: .milliseconds(200))
             }
         }
         try await Task.sleep(for: .seconds(warmUp))
-        guard let pid = stage.daemon?.pid, let start = ProcessCounters(pid: pid) else { throw DemoFailure("the daemon is gone") }
+        guard let pid = stage.daemon?.pid, let start = ProcessCounters(pid: pid) else { throw DemoError("the daemon is gone") }
         let deliveredAtStart = await stage.notificationsDelivered()
         let began = ContinuousClock.now
         var window = FootprintWindow(start: start)
         for _ in 0 ..< seconds {
             try await Task.sleep(for: .seconds(1))
-            guard let reading = ProcessCounters(pid: pid) else { throw DemoFailure("the daemon ended during the window") }
+            guard let reading = ProcessCounters(pid: pid) else { throw DemoError("the daemon ended during the window") }
             window.add(reading)
         }
         let elapsed = began.duration(to: .now)

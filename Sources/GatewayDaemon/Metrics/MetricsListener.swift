@@ -1,5 +1,6 @@
 import Glibc
 import GatewayConfiguration
+import OutputFormats
 
 /// The metrics server's listening socket: bound and listening at init, non-blocking (the
 /// Dispatch source says when a connection waits), closed by `close`.
@@ -70,11 +71,12 @@ struct MetricsListener: Sendable {
 }
 
 /// The metrics server could not listen where `[metrics] listen` says.
-struct MetricsListenError: Error, Sendable, CustomStringConvertible {
-    /// Stable code for scripts: always `metrics.listen-failed`.
-    let code = "metrics.listen-failed"
+struct MetricsListenError: CodedError, Sendable {
+    /// The one code.
+    enum Code: String { case listenFailed = "metrics.listen-failed" }
+
+    /// Always `metrics.listen-failed`.
+    let code = Code.listenFailed
     /// What failed, on which address, and what to do.
     let message: String
-
-    var description: String { "\(message) [\(code)]" }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import OutputFormats
 
 /// `sd_notify(3)` without libsystemd: state changes sent as datagrams to the `AF_UNIX` socket in
 /// `NOTIFY_SOCKET`, so a `Type=notify` unit knows when the daemon is ready, what it is doing,
@@ -7,13 +8,6 @@ import Glibc
 /// The protocol is one `SOCK_DGRAM` datagram of newline-separated `KEY=value` assignments; a
 /// socket name starting with `@` is in the abstract namespace (a leading NUL byte instead).
 struct SystemdNotifier: Sendable {
-    /// A datagram could not be sent (systemd gone, socket path wrong).
-    struct Failure: Error, CustomStringConvertible {
-        /// `systemd.notify-failed`.
-        let code = "systemd.notify-failed"
-        let description: String
-    }
-
     /// The socket, as given in `NOTIFY_SOCKET`.
     let socketName: String
     /// How often systemd expects `WATCHDOG=1` (`WATCHDOG_USEC`), or nil when the watchdog is
@@ -36,27 +30,27 @@ struct SystemdNotifier: Sendable {
     }
 
     /// `READY=1`: start-up is complete (systemd then considers the unit started).
-    func ready(status: String? = nil) throws(Failure) {
+    func ready(status: String? = nil) throws(SystemdNotifyError) {
         try send(["READY=1"] + (status.map { ["STATUS=" + Self.oneLine($0)] } ?? []))
     }
 
     /// `STATUS=…`: a one-line summary shown by `systemctl status`.
-    func status(_ text: String) throws(Failure) {
+    func status(_ text: String) throws(SystemdNotifyError) {
         try send(["STATUS=" + Self.oneLine(text)])
     }
 
     /// `WATCHDOG=1`: the daemon is alive.
-    func watchdog() throws(Failure) {
+    func watchdog() throws(SystemdNotifyError) {
         try send(["WATCHDOG=1"])
     }
 
     /// `STOPPING=1`: shutdown has begun.
-    func stopping() throws(Failure) {
+    func stopping() throws(SystemdNotifyError) {
         try send(["STOPPING=1"])
     }
 
     /// Sends `assignments` as one datagram.
-    func send(_ assignments: [String]) throws(Failure) {
+    func send(_ assignments: [String]) throws(SystemdNotifyError) {
         let payload = Array(assignments.joined(separator: "\n").utf8)
         let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw failure("create a datagram socket") }
@@ -87,7 +81,18 @@ struct SystemdNotifier: Sendable {
         String(text.map { $0.isNewline ? " " : $0 })
     }
 
-    private func failure(_ operation: String) -> Failure {
-        Failure(description: "cannot \(operation) (NOTIFY_SOCKET): \(String(cString: strerror(errno)))")
+    private func failure(_ operation: String) -> SystemdNotifyError {
+        SystemdNotifyError(message: "cannot \(operation) (NOTIFY_SOCKET): \(String(cString: strerror(errno)))")
     }
+}
+
+/// A datagram could not be sent (systemd gone, socket path wrong).
+struct SystemdNotifyError: CodedError {
+    /// The one code.
+    enum Code: String { case notifyFailed = "systemd.notify-failed" }
+
+    /// Always `systemd.notify-failed`.
+    let code = Code.notifyFailed
+    /// What could not be done with the socket, and why.
+    let message: String
 }

@@ -16,16 +16,10 @@ package struct FrameReport {
         let ignoredTrailingBytes: Int
     }
 
-    /// A frame that did not decode: a stable code and a sentence.
-    struct Failure: Error {
-        let code: String
-        let message: String
-    }
-
     /// The frame as given (canonical hex when it parsed, the original text when it did not).
     let hex: String
     /// The decoded frame, or why there is none.
-    let outcome: Result<Decoded, Failure>
+    let outcome: Result<Decoded, FrameReportError>
 
     /// Parses and decodes `text` as a value of `characteristic`.
     package init(text: String, characteristic: DecodableCharacteristic) {
@@ -34,14 +28,14 @@ package struct FrameReport {
             bytes = try HexFrame.parse(text)
         } catch {
             hex = text
-            outcome = .failure(Failure(code: error.code, message: error.description))
+            outcome = .failure(FrameReportError(code: error.code.rawValue, message: error.message))
             return
         }
         hex = HexFrame.format(bytes)
         do {
             outcome = .success(try Self.decode(bytes, as: characteristic))
         } catch {
-            outcome = .failure(Failure(code: error.code, message: error.description))
+            outcome = .failure(FrameReportError(code: error.code, message: error.description))
         }
     }
 
@@ -137,6 +131,12 @@ package struct FrameReport {
         case .detected: "detected"
         }
     }
+}
+
+/// A frame that did not decode: a stable code and a sentence.
+struct FrameReportError: Error {
+    let code: String
+    let message: String
 }
 
 extension JSONLine {

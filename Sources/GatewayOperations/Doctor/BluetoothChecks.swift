@@ -7,7 +7,7 @@ import GatewayPipeline
 /// forgotten cannot be connected until it is found again).
 enum BluetoothChecks {
     /// The checks, in order; later ones are reported as not checked when an earlier one fails.
-    static func run(bus: DBusConnection.Bus, adapterName: String, bindings: Result<[SensorBinding], SensorBindingStore.Failure>) async -> [DoctorCheck] {
+    static func run(bus: DBusConnection.Bus, adapterName: String, bindings: Result<[SensorBinding], SensorBindingError>) async -> [DoctorCheck] {
         let client: BlueZClient
         do {
             client = try await BlueZClient.connect(bus)
@@ -24,7 +24,7 @@ enum BluetoothChecks {
         return checks
     }
 
-    private static func run(client: BlueZClient, adapterName: String, bindings: Result<[SensorBinding], SensorBindingStore.Failure>) async -> [DoctorCheck] {
+    private static func run(client: BlueZClient, adapterName: String, bindings: Result<[SensorBinding], SensorBindingError>) async -> [DoctorCheck] {
         guard await client.isDaemonRunning else {
             return [
                 .fail(
@@ -51,7 +51,7 @@ enum BluetoothChecks {
         return checks
     }
 
-    private static func sensors(client: BlueZClient, adapter: Adapter, bindings: Result<[SensorBinding], SensorBindingStore.Failure>) async -> DoctorCheck {
+    private static func sensors(client: BlueZClient, adapter: Adapter, bindings: Result<[SensorBinding], SensorBindingError>) async -> DoctorCheck {
         let bound: [SensorBinding]
         switch bindings {
         case .failure(let failure):

@@ -23,7 +23,7 @@ package struct Doctor {
 
     /// The findings, in a fixed order.
     package func run() async -> [DoctorCheck] {
-        let bindings = Result { () throws(SensorBindingStore.Failure) in try SensorBindingStore(directory: stateDirectory).load() }
+        let bindings = Result { () throws(SensorBindingError) in try SensorBindingStore(directory: stateDirectory).load() }
         var checks = await BluetoothChecks.run(bus: bus, adapterName: configuration.bluetooth.adapter, bindings: bindings)
         let credentials = Result { () throws(UplinkError) in try CredentialsFileStore(directory: stateDirectory).load() }
         checks += await UplinkChecks(configuration: configuration, credentials: credentials, bindings: (try? bindings.get()) ?? [], now: now()).run()

@@ -10,21 +10,13 @@ import Glibc
 import GatewayConfiguration
 import GatewayPipeline
 import GatewayStatus
+import OutputFormats
 
 /// Everything `status` shows, read from the state directory at one moment: the daemon's last
 /// report, the bindings, the queue (opened read-only beside a possibly running daemon) and the
 /// credentials file (so the uplink facts are right even when the daemon is not running).
 /// Each part that cannot be read carries its reason instead of failing the whole command.
 package struct GatewaySnapshot {
-    /// The state directory cannot be read at all (exit 69).
-    package struct Unreadable: Error, CustomStringConvertible {
-        /// `status.state-dir-unreadable`.
-        let code = "status.state-dir-unreadable"
-        /// Which directory and why it cannot be read (missing, not a directory, no permission),
-        /// with what to do about it.
-        package let description: String
-    }
-
     /// The state directory the snapshot was read from, as `status` prints it (and where it finds
     /// the upload history).
     package let stateDirectory: String
@@ -45,14 +37,16 @@ package struct GatewaySnapshot {
     let clockSynchronized: Bool
 
     /// Reads the snapshot.
-    package static func load(stateDirectory: String, configuration: GatewayConfiguration, now: Date = Date()) async throws(Unreadable) -> GatewaySnapshot {
+    package static func load(stateDirectory: String, configuration: GatewayConfiguration, now: Date = Date()) async throws(StateDirectoryError)
+        -> GatewaySnapshot
+    {
         let kind = FileKind(atPath: stateDirectory)
         guard kind != .missing else {
-            throw Unreadable(description: "state directory \(stateDirectory) does not exist; pass --state-dir, or enrol and pair first (they create it)")
+            throw StateDirectoryError(message: "state directory \(stateDirectory) does not exist; pass --state-dir, or enrol and pair first (they create it)")
         }
         guard kind == .directory, access(stateDirectory, R_OK | X_OK) == 0 else {
-            throw Unreadable(
-                description: "cannot read state directory \(stateDirectory)"
+            throw StateDirectoryError(
+                message: "cannot read state directory \(stateDirectory)"
                     + (kind == .directory ? " (\(String(cString: strerror(errno))))" : " (not a directory)") + "; run as the gateway's user or with sudo")
         }
         let report: GatewayStatusReport?
@@ -110,6 +104,18 @@ package struct GatewaySnapshot {
         }
         return rows
     }
+}
+
+/// The state directory cannot be read at all (exit 69).
+package struct StateDirectoryError: CodedError {
+    /// The one code.
+    package enum Code: String { case unreadable = "status.state-dir-unreadable" }
+
+    /// Always `status.state-dir-unreadable`.
+    package let code = Code.unreadable
+    /// Which directory and why it cannot be read (missing, not a directory, no permission),
+    /// with what to do about it.
+    package let message: String
 }
 
 extension GatewaySnapshot {

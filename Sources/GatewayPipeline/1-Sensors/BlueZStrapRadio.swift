@@ -3,7 +3,7 @@ import DBus
 import GATTHeartRate
 
 /// `StrapRadio` over bluetoothd's D-Bus API: one shared `BlueZClient` and discovery sessions
-/// for all supervisors. BlueZ errors become `SupervisorFailure`s with BlueZ's own judgement
+/// for all supervisors. BlueZ errors become `SupervisorError`s with BlueZ's own judgement
 /// of whether they are transient.
 package struct BlueZStrapRadio: StrapRadio {
     let client: BlueZClient
@@ -27,13 +27,13 @@ package struct BlueZStrapRadio: StrapRadio {
     }
 
     /// Sets `Powered` on `adapter`; does nothing when there is no such adapter. A refusal is thrown
-    /// as a `SupervisorFailure`, transient when BlueZ says so.
+    /// as a `SupervisorError`, transient when BlueZ says so.
     package func powerOn(_ adapter: String) async throws {
         guard let found = await client.adapter(named: adapter) else { return }
         do {
             try await found.setPowered(true)
         } catch {
-            throw SupervisorFailure(error)
+            throw SupervisorError(error)
         }
     }
 
@@ -47,10 +47,10 @@ package struct BlueZStrapRadio: StrapRadio {
     }
 
     /// Runs a shared discovery session on `adapter` until the strap's device appears; throws a
-    /// transient `SupervisorFailure` when it does not within `timeout` or the adapter is gone.
+    /// transient `SupervisorError` when it does not within `timeout` or the adapter is gone.
     package func discover(_ strap: BluetoothAddress, on adapter: String, timeout: Duration) async throws -> any StrapLink {
         guard let found = await client.adapter(named: adapter) else {
-            throw SupervisorFailure("adapter \(adapter) went away while looking for \(strap)", transient: true)
+            throw SupervisorError("adapter \(adapter) went away while looking for \(strap)", transient: true)
         }
         let client = client
         let text = strap.description
@@ -59,12 +59,12 @@ package struct BlueZStrapRadio: StrapRadio {
                 guard await client.wait(timeout: timeout, until: { $0.device(address: text, on: found) != nil }),
                     let device = await client.device(address: text, on: found)
                 else {
-                    throw SupervisorFailure("\(text) was not found by discovery: is the strap worn, charged and in range?", transient: true)
+                    throw SupervisorError("\(text) was not found by discovery: is the strap worn, charged and in range?", transient: true)
                 }
                 return BlueZStrapLink(device: device)
             }
         } catch let error as BlueZError {
-            throw SupervisorFailure(error)
+            throw SupervisorError(error)
         }
     }
 }
@@ -77,7 +77,7 @@ struct BlueZStrapLink: StrapLink {
         do {
             try await device.connect()
         } catch {
-            throw SupervisorFailure(error)
+            throw SupervisorError(error)
         }
     }
 
@@ -99,7 +99,7 @@ struct BlueZStrapLink: StrapLink {
             let notifications = try await measurement.notifications(handler: deliver)
             return StrapNotifications(ended: { for await _ in notifications.frames {} }, stop: { notifications.stop() })
         } catch {
-            throw SupervisorFailure(error)
+            throw SupervisorError(error)
         }
     }
 

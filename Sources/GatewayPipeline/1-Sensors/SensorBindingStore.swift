@@ -5,26 +5,11 @@ import FoundationEssentials
 import Foundation
 #endif
 import GATTHeartRate
+import OutputFormats
 
 /// The bound straps, in `<state-dir>/sensors.json`, replaced atomically on every change so a
 /// power cut never loses or half-writes a binding.
 package struct SensorBindingStore: Sendable {
-    /// Why the bindings could not be read or written.
-    package struct Failure: Error, CustomStringConvertible {
-        /// Stable identifiers.
-        package enum Code: String, Sendable {
-            /// The file is there but cannot be read or decoded.
-            case unreadable = "sensors.unreadable"
-            /// The new bindings could not be saved; the old file is untouched.
-            case writeFailed = "sensors.write-failed"
-        }
-
-        /// The stable identifier.
-        package let code: Code
-        /// Which file and what went wrong, with what the operator can check.
-        package let description: String
-    }
-
     /// The file's layout, versioned so later releases can migrate it.
     private struct File: Codable {
         var version = 1
@@ -43,30 +28,30 @@ package struct SensorBindingStore: Sendable {
     }
 
     /// The bindings, in the order they were made; none when the file does not exist yet.
-    package func load() throws(Failure) -> [SensorBinding] {
+    package func load() throws(SensorBindingError) -> [SensorBinding] {
         guard let data = FileManager.default.contents(atPath: path) else {
             guard FileManager.default.fileExists(atPath: path) else { return [] }
-            throw Failure(code: .unreadable, description: "cannot read \(path): check its owner and mode")
+            throw SensorBindingError(code: .unreadable, message: "cannot read \(path): check its owner and mode")
         }
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .iso8601
         do {
             return try decoder.decode(File.self, from: data).sensors
         } catch {
-            throw Failure(
-                code: .unreadable, description: "\(path) is damaged (\(error)); fix or remove it, then bind the straps again with `edge-gateway pair`")
+            throw SensorBindingError(
+                code: .unreadable, message: "\(path) is damaged (\(error)); fix or remove it, then bind the straps again with `edge-gateway pair`")
         }
     }
 
     /// Adds `binding`, replacing any earlier binding of the same strap.
-    package func bind(_ binding: SensorBinding) throws(Failure) {
+    package func bind(_ binding: SensorBinding) throws(SensorBindingError) {
         var sensors = try load().filter { $0.address != binding.address }
         sensors.append(binding)
         try save(sensors)
     }
 
     /// Removes the strap's binding; returns whether there was one.
-    package func unbind(_ address: BluetoothAddress) throws(Failure) -> Bool {
+    package func unbind(_ address: BluetoothAddress) throws(SensorBindingError) -> Bool {
         let sensors = try load()
         let remaining = sensors.filter { $0.address != address }
         guard remaining.count != sensors.count else { return false }
@@ -74,14 +59,30 @@ package struct SensorBindingStore: Sendable {
         return true
     }
 
-    private func save(_ sensors: [SensorBinding]) throws(Failure) {
+    private func save(_ sensors: [SensorBinding]) throws(SensorBindingError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
         do {
             try DurableFile.replace(path, with: try encoder.encode(File(sensors: sensors)))
         } catch {
-            throw Failure(code: .writeFailed, description: "cannot save \(path): \(error); check free space and permissions of the state directory")
+            throw SensorBindingError(code: .writeFailed, message: "cannot save \(path): \(error); check free space and permissions of the state directory")
         }
     }
+}
+
+/// Why the bindings could not be read or written.
+package struct SensorBindingError: CodedError {
+    /// Stable identifiers.
+    package enum Code: String, Sendable {
+        /// The file is there but cannot be read or decoded.
+        case unreadable = "sensors.unreadable"
+        /// The new bindings could not be saved; the old file is untouched.
+        case writeFailed = "sensors.write-failed"
+    }
+
+    /// The stable identifier.
+    package let code: Code
+    /// Which file and what went wrong, with what the operator can check.
+    package let message: String
 }

@@ -74,12 +74,12 @@ package actor SensorSupervisor {
                     attempt = 0
                     continue
                 }
-                throw SupervisorFailure("\(address) dropped \(Int((lasted.seconds * 1000).rounded())) ms after subscribing", transient: true)
+                throw SupervisorError("\(address) dropped \(Int((lasted.seconds * 1000).rounded())) ms after subscribing", transient: true)
             } catch is CancellationError {
                 return
             } catch {
                 guard !Task.isCancelled else { return }
-                let failure = error as? SupervisorFailure ?? SupervisorFailure(String(describing: error), transient: true)
+                let failure = error as? SupervisorError ?? SupervisorError(String(describing: error), transient: true)
                 let delay = policy.backoff.delay(attempt: attempt, using: &random)
                 attempt += 1
                 state = .backingOff(failure.description)
@@ -127,7 +127,7 @@ package actor SensorSupervisor {
         state = .resolvingServices
         guard await link.servicesResolved(within: policy.servicesTimeout) else {
             await link.disconnect()
-            throw SupervisorFailure("\(address) connected but its services were not resolved in time", transient: true)
+            throw SupervisorError("\(address) connected but its services were not resolved in time", transient: true)
         }
     }
 
@@ -138,7 +138,7 @@ package actor SensorSupervisor {
         let frames = frames
         guard let notifications = try await link.heartRateNotifications(within: policy.servicesTimeout, deliver: frames.receive) else {
             await link.disconnect()
-            throw SupervisorFailure("\(address) has no Heart Rate Measurement characteristic (0x2A37): is it a heart-rate strap?", transient: false)
+            throw SupervisorError("\(address) has no Heart Rate Measurement characteristic (0x2A37): is it a heart-rate strap?", transient: false)
         }
         state = .subscribed
         let subscribedAt = ContinuousClock.now

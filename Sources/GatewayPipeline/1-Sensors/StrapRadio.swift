@@ -5,7 +5,7 @@ import GATTHeartRate
 /// in-memory one, so the supervisor's state machine (backoff, stall, flapping, connection
 /// slots, adapter loss) is tested without a bus.
 ///
-/// Failures are thrown as `SupervisorFailure`, already judged transient or not.
+/// Failures are thrown as `SupervisorError`, already judged transient or not.
 package protocol StrapRadio: Sendable {
     /// Where `adapter` stands now.
     func readiness(of adapter: String) async -> AdapterReadiness

@@ -5,6 +5,7 @@ import Foundation
 #endif
 import GATTHeartRate
 import OfflineQueue
+import OutputFormats
 
 /// The one place that fixes how a heart-rate sample is stored as an opaque queue record: the
 /// stream key is the strap's address, the capture time is the sample's wall-clock time, and the
@@ -20,24 +21,6 @@ package enum SampleRecordCodec {
     /// The payload format written today.
     static let currentVersion = binaryVersion
 
-    /// Why a record could not be read as a sample.
-    package struct DecodingFailure: Error, Hashable, CustomStringConvertible {
-        /// Stable identifiers; dead letters keep them in their reason.
-        package enum Code: String, Sendable, Hashable {
-            /// The payload is damaged or is not a sample in the version its record names.
-            case undecodable = "queue.undecodable-record"
-            /// A version this build does not read: the queue was written by a newer one.
-            case unknownVersion = "queue.unknown-record-version"
-        }
-
-        /// The stable identifier.
-        package let code: Code
-        /// What was wrong with which record.
-        package let message: String
-        /// The message alone (which record, what is wrong with it), without the `code`.
-        package var description: String { message }
-    }
-
     /// The record to append for `sample`.
     static func record(for sample: HeartRateSample) throws(SampleEncodingError) -> NewRecord {
         NewRecord(
@@ -46,7 +29,7 @@ package enum SampleRecordCodec {
     }
 
     /// The sample stored in `record`, whichever version wrote it.
-    package static func sample(from record: QueuedRecord) throws(DecodingFailure) -> HeartRateSample {
+    package static func sample(from record: QueuedRecord) throws(SampleRecordError) -> HeartRateSample {
         do {
             switch record.version {
             case binaryVersion: return try HeartRateSample(binary: record.payload)
@@ -54,13 +37,29 @@ package enum SampleRecordCodec {
             default: break
             }
         } catch {
-            throw DecodingFailure(
+            throw SampleRecordError(
                 code: .undecodable, message: "record \(record.id) (payload version \(record.version)) is not a heart-rate sample: \(error)")
         }
-        throw DecodingFailure(
+        throw SampleRecordError(
             code: .unknownVersion,
             message:
                 "record \(record.id) has payload version \(record.version); this edge-gateway reads versions \(jsonVersion) (JSON) and \(binaryVersion) (binary)"
         )
     }
+}
+
+/// Why a record could not be read as a sample.
+package struct SampleRecordError: CodedError, Hashable {
+    /// Stable identifiers; dead letters keep them in their reason.
+    package enum Code: String, Sendable, Hashable {
+        /// The payload is damaged or is not a sample in the version its record names.
+        case undecodable = "queue.undecodable-record"
+        /// A version this build does not read: the queue was written by a newer one.
+        case unknownVersion = "queue.unknown-record-version"
+    }
+
+    /// The stable identifier.
+    package let code: Code
+    /// What was wrong with which record.
+    package let message: String
 }

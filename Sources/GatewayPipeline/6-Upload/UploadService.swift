@@ -106,7 +106,7 @@ package struct UploadService: Service {
         guard !lease.records.isEmpty else { return 0 }
         var pending: [(id: Int64, sample: HeartRateSample)] = []
         for record in lease.records {
-            do throws(SampleRecordCodec.DecodingFailure) {
+            do throws(SampleRecordError) {
                 pending.append((record.id, try SampleRecordCodec.sample(from: record)))
             } catch {
                 try await queue.reject([record.id], reason: "\(error.code.rawValue): \(error.message)")

@@ -50,7 +50,7 @@ package struct HeldSamples {
             var unrepairable: [HeartRateSample] = []
             var undecodable: [Int64] = []
             for record in lease.records {
-                do throws(SampleRecordCodec.DecodingFailure) {
+                do throws(SampleRecordError) {
                     let sample = try SampleRecordCodec.sample(from: record)
                     if let fixed = ClockRepair.restamp(sample, now: stamp) { repaired.append(fixed) } else { unrepairable.append(sample) }
                 } catch {

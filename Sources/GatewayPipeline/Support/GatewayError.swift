@@ -1,6 +1,7 @@
+import OutputFormats
 /// Why `edge-gateway run` cannot start or go on, with a stable `code` for scripts and a message
 /// saying what happened, to which file, and what the operator can do.
-package struct GatewayError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct GatewayError: CodedError, Sendable, Equatable {
     /// Stable identifiers; their raw values never change once released.
     package enum Code: String, Sendable, Equatable {
         /// Another `edge-gateway run` holds the state directory.
@@ -22,6 +23,4 @@ package struct GatewayError: Error, Sendable, Equatable, CustomStringConvertible
         self.message = message
     }
 
-    /// The message and its stable code (`… [gateway.already-running]`), as logs and the CLI print it.
-    package var description: String { "\(message) [\(code.rawValue)]" }
 }

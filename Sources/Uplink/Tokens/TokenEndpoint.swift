@@ -6,28 +6,12 @@ import Foundation
 
 /// JHE's OAuth token endpoint (`POST /o/token/`, form-encoded): the three grants the gateway uses.
 struct TokenEndpoint: Sendable {
-    /// How a token request failed.
-    enum Failure: Error {
-        /// The grant (code or refresh token) is dead: only re-enrolment helps.
-        case invalidGrant
-        /// Anything else, already worded for the operator.
-        case other(UplinkError)
-
-        /// The failure as an `UplinkError`, with `invalidGrant` worded by the caller.
-        func uplinkError(invalidGrant: @autoclosure () -> UplinkError) -> UplinkError {
-            switch self {
-            case .invalidGrant: invalidGrant()
-            case .other(let error): error
-            }
-        }
-    }
-
     let server: ServerAddress
     let transport: any HTTPTransport
     let timeout: Duration
 
     /// Exchanges an authorization code with its PKCE verifier.
-    func exchange(code: String, clientID: String, redirectURI: String, verifier: String) async throws(Failure) -> TokenResponse {
+    func exchange(code: String, clientID: String, redirectURI: String, verifier: String) async throws(TokenRequestError) -> TokenResponse {
         try await request(
             [
                 ("grant_type", "authorization_code"), ("code", code), ("client_id", clientID),
@@ -36,7 +20,7 @@ struct TokenEndpoint: Sendable {
     }
 
     /// Rotates the refresh token (the old pair dies on the server at once).
-    func refresh(refreshToken: String, clientID: String) async throws(Failure) -> TokenResponse {
+    func refresh(refreshToken: String, clientID: String) async throws(TokenRequestError) -> TokenResponse {
         try await request(
             [
                 ("grant_type", "refresh_token"), ("refresh_token", refreshToken), ("client_id", clientID),
@@ -44,11 +28,11 @@ struct TokenEndpoint: Sendable {
     }
 
     /// A practitioner API client's token, with `Authorization: Basic <key>`.
-    func clientCredentials(key: String) async throws(Failure) -> TokenResponse {
+    func clientCredentials(key: String) async throws(TokenRequestError) -> TokenResponse {
         try await request([("grant_type", "client_credentials")], basicKey: key, what: "requesting a client-credentials token")
     }
 
-    private func request(_ fields: [(String, String)], basicKey: String?, what: String) async throws(Failure) -> TokenResponse {
+    private func request(_ fields: [(String, String)], basicKey: String?, what: String) async throws(TokenRequestError) -> TokenResponse {
         var headers = [("Content-Type", "application/x-www-form-urlencoded"), ("Accept", "application/json")]
         if let basicKey { headers.append(("Authorization", "Basic " + basicKey)) }
         let reply: TransportResponse
@@ -69,7 +53,7 @@ struct TokenEndpoint: Sendable {
     /// status and body the server sends, which the fuzzer (`make fuzz`) checks.
     static func interpret(
         _ reply: TransportResponse, host: String, clientKeyUsed: Bool, what: String
-    ) throws(Failure) -> TokenResponse {
+    ) throws(TokenRequestError) -> TokenResponse {
         if reply.status == 200, let token = try? JSONDecoder().decode(TokenResponse.self, from: reply.body) {
             return token
         }
@@ -84,5 +68,21 @@ struct TokenEndpoint: Sendable {
         }
         let detail = oauth.map { "\($0.error)\($0.errorDescription.map { ": " + $0 } ?? "")" } ?? "no OAuth error in the reply"
         throw .other(UplinkError(.tokenRequestFailed, "\(host) refused \(what): HTTP \(reply.status), \(detail)"))
+    }
+}
+
+/// How a token request failed.
+enum TokenRequestError: Error {
+    /// The grant (code or refresh token) is dead: only re-enrolment helps.
+    case invalidGrant
+    /// Anything else, already worded for the operator.
+    case other(UplinkError)
+
+    /// The failure as an `UplinkError`, with `invalidGrant` worded by the caller.
+    func uplinkError(invalidGrant: @autoclosure () -> UplinkError) -> UplinkError {
+        switch self {
+        case .invalidGrant: invalidGrant()
+        case .other(let error): error
+        }
     }
 }

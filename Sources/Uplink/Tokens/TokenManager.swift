@@ -122,16 +122,16 @@ package actor TokenManager {
             switch renewed.kind {
             case .patient:
                 guard let refreshToken = renewed.refreshToken, let clientID = renewed.clientID else {
-                    throw TokenEndpoint.Failure.invalidGrant
+                    throw TokenRequestError.invalidGrant
                 }
                 reply = try await endpoint.refresh(refreshToken: refreshToken, clientID: clientID)
             case .clientCredentials:
-                guard let key = renewed.clientKey else { throw TokenEndpoint.Failure.invalidGrant }
+                guard let key = renewed.clientKey else { throw TokenRequestError.invalidGrant }
                 reply = try await endpoint.clientCredentials(key: key)
             }
-        } catch TokenEndpoint.Failure.invalidGrant {
+        } catch TokenRequestError.invalidGrant {
             throw markReenrolmentRequired(renewed)
-        } catch TokenEndpoint.Failure.other(let error) {
+        } catch TokenRequestError.other(let error) {
             if error.mayHaveReachedServer { unansweredRenewalAt = now() }
             throw error
         }

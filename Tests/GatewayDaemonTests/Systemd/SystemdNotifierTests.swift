@@ -53,6 +53,6 @@ struct SystemdNotifierTests {
         let directory = try TemporaryDirectory("notify")
         defer { directory.remove() }
         let notifier = try #require(SystemdNotifier(environment: ["NOTIFY_SOCKET": directory.file("absent")]))
-        #expect(throws: SystemdNotifier.Failure.self) { try notifier.watchdog() }
+        #expect(throws: SystemdNotifyError.self) { try notifier.watchdog() }
     }
 }

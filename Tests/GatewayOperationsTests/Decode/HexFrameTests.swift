@@ -20,16 +20,16 @@ struct HexFrameTests {
 
     @Test("refuses non-hex characters and names the first one")
     func refusesNonHex() {
-        let error = #expect(throws: HexFrame.ParseError.self) { try HexFrame.parse("10 4g") }
-        #expect(error?.description == "'g' in '10 4g' is not a hex digit (0-9, a-f)")
-        #expect(error?.code == "frame.invalid-hex")
+        let error = #expect(throws: HexFrameError.self) { try HexFrame.parse("10 4g") }
+        #expect(error?.message == "'g' in '10 4g' is not a hex digit (0-9, a-f)")
+        #expect(error?.code.rawValue == "frame.invalid-hex")
     }
 
     @Test(
         "refuses an odd number of digits, overall or in one separated byte",
         arguments: ["123", "10 4 e2", "1:02"])
     func refusesOddDigits(text: String) {
-        #expect(throws: HexFrame.ParseError.self) { try HexFrame.parse(text) }
+        #expect(throws: HexFrameError.self) { try HexFrame.parse(text) }
     }
 
     @Test("formats bytes as lower-case hex without separators")

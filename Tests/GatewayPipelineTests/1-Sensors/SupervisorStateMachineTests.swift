@@ -86,7 +86,7 @@ struct SupervisorStateMachineTests {
     func transientFailuresBackOff() async throws {
         let radio = InMemoryStrapRadio()
         await radio.add(Self.strap) {
-            $0.connectFailures = Array(repeating: SupervisorFailure("Connect failed: le-connection-abort-by-local", transient: true), count: 4)
+            $0.connectFailures = Array(repeating: SupervisorError("Connect failed: le-connection-abort-by-local", transient: true), count: 4)
         }
         let recorder = Recorder()
         try await Self.supervise(radio: radio, recorder: recorder) { await Self.subscriptions(radio) == 1 }
@@ -229,7 +229,7 @@ struct SupervisorStateMachineTests {
     @Test("cancelling ends a backoff at once, and ending a subscription by cancelling is not counted as a drop")
     func cancellation() async throws {
         let radio = InMemoryStrapRadio()
-        await radio.add(Self.strap) { $0.connectFailures = [SupervisorFailure("Connect failed: InProgress", transient: true)] }
+        await radio.add(Self.strap) { $0.connectFailures = [SupervisorError("Connect failed: InProgress", transient: true)] }
         var policy = Self.policy
         policy.backoff = Backoff(initial: .seconds(3600), maximum: .seconds(3600))
         let recorder = Recorder()

@@ -35,18 +35,18 @@ struct SampleRecordCodecTests {
     func failures() throws {
         var damaged = try SampleRecordCodec.record(for: Self.sample)
         damaged.payload.removeLast()
-        let undecodable = #expect(throws: SampleRecordCodec.DecodingFailure.self) { try SampleRecordCodec.sample(from: Self.stored(damaged, id: 7)) }
+        let undecodable = #expect(throws: SampleRecordError.self) { try SampleRecordCodec.sample(from: Self.stored(damaged, id: 7)) }
         #expect(undecodable?.code.rawValue == "queue.undecodable-record")
         #expect(undecodable?.message.hasPrefix("record 7 (payload version 2) is not a heart-rate sample: ") == true)
         #expect(undecodable?.message.contains("truncated") == true)
 
         var swapped = try SampleRecordCodec.record(for: Self.sample)
         swapped.version = 1
-        let mislabelled = #expect(throws: SampleRecordCodec.DecodingFailure.self) { try SampleRecordCodec.sample(from: Self.stored(swapped)) }
+        let mislabelled = #expect(throws: SampleRecordError.self) { try SampleRecordCodec.sample(from: Self.stored(swapped)) }
         #expect(mislabelled?.code == .undecodable)
 
         swapped.version = 3
-        let unknown = #expect(throws: SampleRecordCodec.DecodingFailure.self) { try SampleRecordCodec.sample(from: Self.stored(swapped)) }
+        let unknown = #expect(throws: SampleRecordError.self) { try SampleRecordCodec.sample(from: Self.stored(swapped)) }
         #expect(unknown?.code.rawValue == "queue.unknown-record-version")
         #expect(unknown?.message == "record 42 has payload version 3; this edge-gateway reads versions 1 (JSON) and 2 (binary)")
     }

@@ -3,7 +3,7 @@ import BlueZ
 /// Why a supervisor cycle stopped short: what to tell the operator and whether the cause is
 /// expected to clear by itself. Either way the supervisor tries again later; only the report
 /// differs.
-package struct SupervisorFailure: Error, Sendable, CustomStringConvertible {
+package struct SupervisorError: Error, Sendable, CustomStringConvertible {
     /// The sentence for the operator (status, logs).
     package let description: String
     /// Whether the cause is expected to clear by itself (a busy controller, a strap out of range).

@@ -4,7 +4,7 @@ import OutputFormats
 
 /// A command's failure: the sentence for the operator and the exit status for scripts
 /// (`ExitStatus`: 69 BlueZ/adapter unavailable, 75 temporary, 1 other).
-package struct CommandFailure: Error, CustomStringConvertible {
+package struct CommandError: Error, CustomStringConvertible {
     let exitCode: ExitCode
     /// The sentence for the operator, printed after `edge-gateway <command>: ` on standard error.
     package let description: String
@@ -14,11 +14,11 @@ package struct CommandFailure: Error, CustomStringConvertible {
         self.description = description
     }
 
-    static func unavailable(_ message: String) -> CommandFailure { CommandFailure(exitCode: ExitStatus.unavailable, description: message) }
+    static func unavailable(_ message: String) -> CommandError { CommandError(exitCode: ExitStatus.unavailable, description: message) }
     /// A failure that may clear if the command is run again later (exit 75).
-    package static func temporary(_ message: String) -> CommandFailure { CommandFailure(exitCode: ExitStatus.temporaryFailure, description: message) }
+    package static func temporary(_ message: String) -> CommandError { CommandError(exitCode: ExitStatus.temporaryFailure, description: message) }
     /// Any other failure (exit 1).
-    package static func other(_ message: String) -> CommandFailure { CommandFailure(exitCode: ExitStatus.negative, description: message) }
+    package static func other(_ message: String) -> CommandError { CommandError(exitCode: ExitStatus.negative, description: message) }
 
     /// The status a BlueZ error deserves: bluetoothd gone → unavailable, transient → temporary.
     init(_ error: BlueZError) {
@@ -29,15 +29,15 @@ package struct CommandFailure: Error, CustomStringConvertible {
         description = error.description
     }
 
-    /// Runs `body`; a `CommandFailure` is printed to standard error and becomes the exit status.
+    /// Runs `body`; a `CommandError` is printed to standard error and becomes the exit status.
     package static func reporting(_ command: String, _ body: () async throws -> Void) async throws {
         do {
             try await body()
-        } catch let failure as CommandFailure {
+        } catch let failure as CommandError {
             StandardError.writeLine("edge-gateway \(command): \(failure.description)")
             throw failure.exitCode
         } catch let error as BlueZError {
-            let failure = CommandFailure(error)
+            let failure = CommandError(error)
             StandardError.writeLine("edge-gateway \(command): \(failure.description)")
             throw failure.exitCode
         }
