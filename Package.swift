@@ -29,6 +29,7 @@ let package = Package(
     targets: [
         .target(name: "GATTHeartRate"),
         .target(name: "DurableFile"),
+        .target(name: "OutputFormats"),
         .systemLibrary(name: "CBlueZ", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .target(name: "ProcessThreads", dependencies: ["CLinux", .product(name: "HeapModule", package: "swift-collections")]),
         .target(name: "DBus", dependencies: ["CBlueZ", "ProcessThreads"]),
@@ -69,7 +70,6 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
-        .target(name: "OutputFormats"),
         .target(name: "GatewayConfiguration", dependencies: ["DurableFile", "OutputFormats", "Uplink"]),
         .target(name: "GatewayStatus", dependencies: ["DurableFile", "OutputFormats", "Uplink"]),
         .target(

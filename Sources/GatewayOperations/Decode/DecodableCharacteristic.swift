@@ -2,7 +2,7 @@ import GATTHeartRate
 
 /// The characteristics `decode` understands, named by their 16-bit UUID as a technician sees
 /// them in btmon (`2a37`, `0x2A38` …).
-package enum DecodableCharacteristic: String, CaseIterable {
+package enum DecodableCharacteristic: String, CaseIterable, Sendable {
     case heartRateMeasurement = "2a37"
     case bodySensorLocation = "2a38"
     case batteryLevel = "2a19"
