@@ -179,8 +179,8 @@ let package = Package(
         ),
         .target(name: "GatewayTestSupport", dependencies: ["GATTHeartRate", "BlueZSimulator"], path: "Tests/GatewayTestSupport"),
         .target(
-            name: "GatewayDaemonTestSupport", dependencies: ["GatewayPipeline", "GatewayStatus", "GATTHeartRate", "Uplink"],
-            path: "Tests/GatewayDaemonTestSupport"),
+            name: "PipelineTestSupport", dependencies: ["GatewayPipeline", "GatewayStatus", "GATTHeartRate", "Uplink"],
+            path: "Tests/PipelineTestSupport"),
         .testTarget(
             name: "GATTHeartRateTests",
             dependencies: [
@@ -210,11 +210,11 @@ let package = Package(
             dependencies: ["GatewayConfiguration", "GatewayTestSupport", "OutputFormats", "Uplink"],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "GatewayStatusTests", dependencies: ["GatewayStatus", "GatewayDaemonTestSupport", "GatewayTestSupport"]),
+        .testTarget(name: "GatewayStatusTests", dependencies: ["GatewayStatus", "PipelineTestSupport", "GatewayTestSupport"]),
         .testTarget(
             name: "GatewayPipelineTests",
             dependencies: [
-                "GatewayPipeline", "GatewayDaemonTestSupport", "GatewayTestSupport", "GatewayConfiguration", "GatewayStatus", "GATTHeartRate",
+                "GatewayPipeline", "PipelineTestSupport", "GatewayTestSupport", "GatewayConfiguration", "GatewayStatus", "GATTHeartRate",
                 "BlueZ", "DBus", "BlueZSimulator", "OfflineQueue", "OutputFormats", "Uplink", "JHESimulator",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -224,7 +224,7 @@ let package = Package(
         .testTarget(
             name: "GatewayDaemonTests",
             dependencies: [
-                "GatewayDaemon", "GatewayDaemonTestSupport", "GatewayTestSupport", "GatewayConfiguration", "GatewayPipeline", "GatewayStatus",
+                "GatewayDaemon", "PipelineTestSupport", "GatewayTestSupport", "GatewayConfiguration", "GatewayPipeline", "GatewayStatus",
                 "OutputFormats", "Uplink", "JHESimulator",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -235,7 +235,7 @@ let package = Package(
             dependencies: [
                 "EdgeGateway", "EdgeGatewayLab", "GatewayDaemon", "GatewayCommandLine", "GatewayConfiguration", "GatewayOperations",
                 "GatewayPipeline", "GatewayStatus", "OutputFormats", "GATTHeartRate", "BlueZ", "DBus", "BlueZSimulator", "OfflineQueue",
-                "Uplink", "JHESimulator", "GatewayTestSupport", "GatewayDaemonTestSupport", .product(name: "Logging", package: "swift-log"),
+                "Uplink", "JHESimulator", "GatewayTestSupport", "PipelineTestSupport", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             exclude: ["Fixtures"]

@@ -1,5 +1,5 @@
 import Foundation
-import GatewayDaemonTestSupport
+import PipelineTestSupport
 import GatewayTestSupport
 import Testing
 @testable import GatewayStatus

@@ -3,7 +3,7 @@ import BlueZSimulator
 @testable import GatewayDaemon
 import Foundation
 import GATTHeartRate
-import GatewayDaemonTestSupport
+import PipelineTestSupport
 import GatewayTestSupport
 import JHESimulator
 import Testing

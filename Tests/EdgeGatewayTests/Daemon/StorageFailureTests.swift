@@ -1,7 +1,7 @@
 import BlueZSimulator
 import Foundation
 @testable import GatewayDaemon
-import GatewayDaemonTestSupport
+import PipelineTestSupport
 import GatewayTestSupport
 import Testing
 import Glibc

@@ -1,6 +1,6 @@
 import BlueZSimulator
 import Foundation
-import GatewayDaemonTestSupport
+import PipelineTestSupport
 import GATTHeartRate
 import GatewayTestSupport
 import OfflineQueue

@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import GatewayDaemonTestSupport
+import PipelineTestSupport
 import GatewayTestSupport
 import Logging
 import ServiceLifecycle

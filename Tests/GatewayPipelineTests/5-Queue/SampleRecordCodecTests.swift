@@ -1,6 +1,6 @@
 import Foundation
 import GATTHeartRate
-import GatewayDaemonTestSupport
+import PipelineTestSupport
 import OfflineQueue
 import Testing
 @testable import GatewayPipeline

@@ -1,6 +1,6 @@
 import Foundation
 import GATTHeartRate
-import GatewayDaemonTestSupport
+import PipelineTestSupport
 import GatewayTestSupport
 import JHESimulator
 import Logging

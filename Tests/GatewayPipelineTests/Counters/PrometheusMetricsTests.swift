@@ -1,5 +1,5 @@
 import Foundation
-import GatewayDaemonTestSupport
+import PipelineTestSupport
 import Testing
 @testable import OfflineQueue
 @testable import GatewayPipeline
