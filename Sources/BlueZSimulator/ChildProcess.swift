@@ -1,6 +1,6 @@
 import CLinux
-import Synchronization
 import Glibc
+import Synchronization
 
 /// A child process started with a clean signal state, so it always honours SIGTERM.
 ///

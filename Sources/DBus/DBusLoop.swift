@@ -1,7 +1,7 @@
 import CBlueZ
+import Glibc
 import ProcessThreads
 import Synchronization
-import Glibc
 
 /// Drives one libdbus connection from one dedicated thread.
 ///

@@ -5,9 +5,9 @@ import FoundationEssentials
 import Foundation
 #endif
 import GatewayCommandLine
-import Uplink
 import GatewayOperations
 import OutputFormats
+import Uplink
 
 /// `edge-gateway enroll`: gets this gateway its JHE credentials, or shows them.
 struct EnrollCommand: AsyncParsableCommand {

@@ -5,10 +5,10 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Glibc
 import GATTHeartRate
 import GatewayCommandLine
 import GatewayPipeline
+import Glibc
 import OutputFormats
 
 /// `edge-gateway live`: decoded samples as they arrive, for a technician checking a strap.

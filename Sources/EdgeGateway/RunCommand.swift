@@ -4,12 +4,12 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Glibc
 import GatewayCommandLine
 import GatewayDaemon
+import GatewayPipeline
+import Glibc
 import Logging
 import OfflineQueue
-import GatewayPipeline
 
 /// `edge-gateway run`: the daemon systemd starts (`deploy/edge-gateway.service`).
 struct RunCommand: AsyncParsableCommand {

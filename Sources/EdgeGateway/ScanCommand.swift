@@ -3,9 +3,9 @@ import BlueZ
 import DBus
 import GATTHeartRate
 import GatewayCommandLine
-import ProcessThreads
 import GatewayPipeline
 import OutputFormats
+import ProcessThreads
 
 /// `edge-gateway scan`: which heart-rate straps are nearby, as they are found.
 struct ScanCommand: AsyncParsableCommand {

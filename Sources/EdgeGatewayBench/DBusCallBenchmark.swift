@@ -1,7 +1,7 @@
 import BlueZ
-import DBus
 import BlueZSimulator
 import CLinux
+import DBus
 import Glibc
 
 /// Method calls per second through the D-Bus layer and a real dbus-daemon, and whether the

@@ -1,5 +1,5 @@
-import UnixSignals
 import Glibc
+import UnixSignals
 
 /// Waits for SIGINT or SIGTERM, so long-running commands can clean up (stop child daemons,
 /// flush state) instead of dying mid-way. The daemon itself gets these through its service

@@ -1,5 +1,5 @@
-import OfflineQueue
 import GatewayPipeline
+import OfflineQueue
 
 /// The queue inside the state directory.
 extension StateDirectoryOption {

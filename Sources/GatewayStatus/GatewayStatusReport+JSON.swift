@@ -3,8 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Uplink
 import OutputFormats
+import Uplink
 
 /// The report's JSON, written by hand: the daemon rewrites it while it is otherwise idle, where
 /// the report was about a third of its CPU and `JSONEncoder` (reflection over `Codable`, key

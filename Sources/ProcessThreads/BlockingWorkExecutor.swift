@@ -1,5 +1,5 @@
-import Synchronization
 import Glibc
+import Synchronization
 
 /// A serial executor with a thread of its own, for an actor whose methods block in the kernel
 /// (SQLite's reads, writes and fsyncs): while a slow SD card holds a commit for seconds, only

@@ -1,6 +1,6 @@
 import CLinux
-import Synchronization
 import Glibc
+import Synchronization
 
 /// An executor that runs every job on one thread, the one that calls `run()`, and sleeps in the
 /// kernel (`ppoll` on an eventfd) until a job is enqueued or its earliest timer falls due.

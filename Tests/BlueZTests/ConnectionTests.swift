@@ -1,6 +1,6 @@
 import BlueZ
-import DBus
 import BlueZSimulator
+import DBus
 import GATTHeartRate
 import Testing
 

@@ -1,5 +1,5 @@
-@testable import DBus
 import BlueZSimulator
+@testable import DBus
 import GatewayTestSupport
 import Testing
 

@@ -1,6 +1,6 @@
 import DBus
-import Testing
 import Glibc
+import Testing
 
 @Suite("D-Bus values over a real dbus-daemon")
 struct DBusValueRoundTripTests {

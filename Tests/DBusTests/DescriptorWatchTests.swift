@@ -1,8 +1,8 @@
 import DBus
 import GatewayTestSupport
+import Glibc
 import Synchronization
 import Testing
-import Glibc
 
 /// Sockets read on the connection's own thread (how `AcquireNotify` sockets are read).
 @Suite("D-Bus connection: descriptors polled on its thread")

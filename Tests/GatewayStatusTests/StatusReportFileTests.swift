@@ -1,7 +1,7 @@
 import Foundation
+@testable import GatewayStatus
 import GatewayTestSupport
 import Testing
-@testable import GatewayStatus
 
 /// `status.json` is written by hand but must stay what `JSONEncoder` wrote, so `status`,
 /// `doctor` and anything an operator scripted read it as before.

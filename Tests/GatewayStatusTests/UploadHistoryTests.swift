@@ -1,8 +1,8 @@
 import Foundation
-import PipelineTestSupport
-import GatewayTestSupport
-import Testing
 @testable import GatewayStatus
+import GatewayTestSupport
+import PipelineTestSupport
+import Testing
 
 /// The upload history file: appended line by line, compacted atomically, read forgivingly.
 @Suite("Operations: upload history")

@@ -1,7 +1,7 @@
 import Foundation
 import GatewayTestSupport
-import Testing
 @testable import OfflineQueue
+import Testing
 
 /// The main path: append with group commit, lease in capture order, ack.
 @Suite("OfflineQueue append, lease, ack")

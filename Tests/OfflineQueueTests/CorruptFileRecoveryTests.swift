@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 @testable import OfflineQueue
+import Testing
 
 /// A damaged file must never put the daemon in a crash loop: it is moved aside and replaced.
 @Suite("OfflineQueue corrupt file recovery")

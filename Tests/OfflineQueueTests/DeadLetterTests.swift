@@ -1,5 +1,5 @@
-import Testing
 @testable import OfflineQueue
+import Testing
 
 /// Rejected records are kept with their reason and can be sent again.
 @Suite("OfflineQueue dead letters")

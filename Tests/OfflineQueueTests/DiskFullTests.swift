@@ -1,6 +1,6 @@
 import GatewayTestSupport
-import Testing
 @testable import OfflineQueue
+import Testing
 
 /// A full disk (here: SQLite's `max_page_count`, since no tiny filesystem is available) must not
 /// stop the queue, lose accepted records, or damage the file.

@@ -1,5 +1,5 @@
-import Testing
 @testable import OfflineQueue
+import Testing
 
 /// The settings that make "accepted" mean "on disk" (architecture.md, durability contract).
 @Suite("OfflineQueue durability settings")

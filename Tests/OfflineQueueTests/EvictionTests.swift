@@ -1,5 +1,5 @@
-import Testing
 @testable import OfflineQueue
+import Testing
 
 /// Bounds evict the oldest pending records, never leased ones, and count every eviction durably.
 @Suite("OfflineQueue eviction")

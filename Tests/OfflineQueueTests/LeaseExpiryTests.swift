@@ -1,5 +1,5 @@
-import Testing
 @testable import OfflineQueue
+import Testing
 
 /// A lease must never strand records: when it lapses they are pending again.
 @Suite("OfflineQueue lease expiry")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 @testable import OfflineQueue
+import Testing
 
 /// Damage moves a queue aside; `QueueSalvage` gets back whatever can still be read from it.
 @Suite("OfflineQueue salvage of moved-aside files")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 @testable import OfflineQueue
+import Testing
 
 /// A queue written by an earlier build (schema v1: text stream keys, a state column and its
 /// index; or v2 as the GRDB-based builds wrote it) is upgraded or used in place when it is

@@ -1,5 +1,5 @@
-import Testing
 @testable import OutputFormats
+import Testing
 
 @Suite("JSON lines")
 struct JSONLineTests {

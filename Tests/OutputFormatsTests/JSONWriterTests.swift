@@ -1,7 +1,7 @@
 import Foundation
 import GatewayTestSupport
-import Testing
 import OutputFormats
+import Testing
 
 /// The writer's strings and numbers are byte for byte what `JSONEncoder` writes
 /// (`[.sortedKeys, .withoutEscapingSlashes]`; in ASCII-only mode with every non-ASCII character

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import GatewayTestSupport
 import OutputFormats
+import Testing
 
 @Suite("RFC 3339 timestamps")
 struct RFC3339Tests {

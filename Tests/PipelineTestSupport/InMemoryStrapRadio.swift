@@ -1,6 +1,6 @@
 import GATTHeartRate
-import Synchronization
 import GatewayPipeline
+import Synchronization
 
 /// A `StrapRadio` held in memory, which a test drives directly: adapters change readiness,
 /// straps are known or only discoverable, connects fail as scripted or take their time, links

@@ -1,8 +1,8 @@
 import ArgumentParser
 import GatewayCommandLine
+import GatewayOperations
 import OfflineQueue
 import OutputFormats
-import GatewayOperations
 
 /// `edge-gateway queue dead`: the records the server refused, and why.
 struct QueueDeadCommand: AsyncParsableCommand {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import GatewayCommandLine
-import OfflineQueue
 import GatewayOperations
 import GatewayPipeline
+import OfflineQueue
 import OutputFormats
 
 /// `edge-gateway queue export`: the samples still on the gateway, for a technician or a study

@@ -1,8 +1,8 @@
 import ArgumentParser
 import GatewayCommandLine
-import OfflineQueue
 import GatewayPipeline
 import GatewayStatus
+import OfflineQueue
 import OutputFormats
 
 /// `edge-gateway queue import`: recovers the records of a queue file the daemon found damaged

@@ -5,9 +5,9 @@ import FoundationEssentials
 import Foundation
 #endif
 import GatewayCommandLine
-import OfflineQueue
 import GatewayPipeline
 import GatewayStatus
+import OfflineQueue
 import OutputFormats
 
 /// `edge-gateway queue release-held`: sends the samples held for an unsynchronised clock now,

@@ -1,7 +1,7 @@
 import ArgumentParser
 import GatewayCommandLine
-import OfflineQueue
 import GatewayStatus
+import OfflineQueue
 import OutputFormats
 
 /// `edge-gateway queue retry-dead`: after fixing what made the server refuse records (say a

@@ -5,8 +5,8 @@ import FoundationEssentials
 import Foundation
 #endif
 import GatewayCommandLine
-import OfflineQueue
 import GatewayPipeline
+import OfflineQueue
 import OutputFormats
 
 /// `edge-gateway queue stats`: how much waits, how old it is, what was lost to the bounds.

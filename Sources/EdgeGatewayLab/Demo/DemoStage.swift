@@ -2,10 +2,10 @@ import BlueZSimulator
 import Foundation
 import GATTHeartRate
 import GatewayCommandLine
-import JHESimulator
-import OfflineQueue
 import GatewayPipeline
 import GatewayStatus
+import JHESimulator
+import OfflineQueue
 
 /// Everything `edge-gateway-lab demo` puts on stage: a private bus with a simulated bluetoothd and
 /// straps, a JHE simulator with short-lived tokens, an enrolled state directory with the straps

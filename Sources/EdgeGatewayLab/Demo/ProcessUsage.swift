@@ -1,5 +1,5 @@
-import GatewayCommandLine
 import Foundation
+import GatewayCommandLine
 import Glibc
 
 /// CPU time, memory and open files of a process, from `/proc/<pid>/stat`, `/proc/<pid>/status`

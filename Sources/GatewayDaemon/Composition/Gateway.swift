@@ -4,15 +4,15 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import GatewayConfiguration
+import GatewayPipeline
+import GatewayStatus
 import Glibc
 import Logging
 import OfflineQueue
 import ProcessThreads
 import ServiceLifecycle
 import Uplink
-import GatewayConfiguration
-import GatewayPipeline
-import GatewayStatus
 
 /// The composition of `edge-gateway run`: sensor supervisors → sample intake (queue writer) →
 /// uploader, plus clock repair and the status report, as one service group that shuts down in

@@ -1,7 +1,7 @@
+import GatewayPipeline
 import Logging
 import ServiceLifecycle
 import UnixSignals
-import GatewayPipeline
 
 /// SIGHUP (`systemctl reload edge-gateway`, or a command that changed the state behind the
 /// daemon's back): re-read the sensor bindings and look at the upload queue now.

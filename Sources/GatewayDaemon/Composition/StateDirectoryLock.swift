@@ -3,8 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Glibc
 import GatewayPipeline
+import Glibc
 
 /// The one `edge-gateway run` of a state directory: an exclusive `flock` on `run.lock` there,
 /// held until `release()` and dropped by the kernel when the process ends, however it ends.

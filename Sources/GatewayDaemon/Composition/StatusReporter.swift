@@ -3,10 +3,10 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Logging
-import ServiceLifecycle
 import GatewayPipeline
 import GatewayStatus
+import Logging
+import ServiceLifecycle
 
 /// Publishes the daemon's view when it changes: `status.json` for `edge-gateway status`, and
 /// whatever `onReport` does with it (the systemd status line). A changed figure is published

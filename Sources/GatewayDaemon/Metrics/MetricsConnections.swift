@@ -1,7 +1,7 @@
 import Dispatch
-import Logging
-import Glibc
 import GatewayPipeline
+import Glibc
+import Logging
 
 /// The metrics server's open connections, each served on its own as its bytes arrive, so a
 /// client that connects and sends nothing (or trickles) holds no other scrape up.

@@ -1,5 +1,5 @@
-import Glibc
 import GatewayConfiguration
+import Glibc
 import OutputFormats
 
 /// The metrics server's listening socket: bound and listening at init, non-blocking (the

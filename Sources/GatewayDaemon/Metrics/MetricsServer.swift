@@ -1,7 +1,7 @@
 import Dispatch
+import GatewayConfiguration
 import Logging
 import ServiceLifecycle
-import GatewayConfiguration
 
 /// Serves `GET /metrics` (Prometheus text format) on `[metrics] listen`.
 ///

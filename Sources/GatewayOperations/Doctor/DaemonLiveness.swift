@@ -3,8 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Glibc
 import GatewayStatus
+import Glibc
 import OutputFormats
 
 /// Whether the daemon is running, judged from its status report: a report exists, its process

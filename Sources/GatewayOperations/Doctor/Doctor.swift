@@ -5,10 +5,10 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import OfflineQueue
-import Uplink
 import GatewayConfiguration
 import GatewayPipeline
+import OfflineQueue
+import Uplink
 
 /// Runs every `doctor` check against the real system: the bus, bluetoothd, JHE, the state
 /// directory and the clock. The bus and the clock source are parameters so tests can point the

@@ -1,5 +1,5 @@
-import OfflineQueue
 import Glibc
+import OfflineQueue
 
 /// `doctor`'s checks of the box itself: room on the state directory's file system, no damaged
 /// queue waiting for import, and a synchronised clock.

@@ -3,10 +3,10 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Uplink
 import GatewayConfiguration
 import GatewayPipeline
 import OutputFormats
+import Uplink
 
 /// `doctor`'s JHE checks: the server answers over TCP+TLS+HTTP, the stored access token is
 /// accepted, and every bound patient has consented to heart rate.

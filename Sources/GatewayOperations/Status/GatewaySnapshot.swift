@@ -4,13 +4,13 @@ import FoundationEssentials
 import Foundation
 #endif
 import DurableFile
-import OfflineQueue
-import Uplink
-import Glibc
 import GatewayConfiguration
 import GatewayPipeline
 import GatewayStatus
+import Glibc
+import OfflineQueue
 import OutputFormats
+import Uplink
 
 /// Everything `status` shows, read from the state directory at one moment: the daemon's last
 /// report, the bindings, the queue (opened read-only beside a possibly running daemon) and the

@@ -4,8 +4,8 @@ import FoundationEssentials
 import Foundation
 #endif
 import OfflineQueue
-import Uplink
 import OutputFormats
+import Uplink
 
 /// `status --json`: one object whose keys never change order or meaning (scripts and
 /// monitoring read it). Times are RFC 3339 UTC, ages and durations in seconds; unknown values

@@ -3,10 +3,10 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import OfflineQueue
-import Uplink
-import OutputFormats
 import GatewayPipeline
+import OfflineQueue
+import OutputFormats
+import Uplink
 
 /// `status` for people: a heading with the daemon's state, the straps as an aligned table, then
 /// the queue and the uplink as aligned key/value lists. Never shows a token.

@@ -4,11 +4,11 @@ import FoundationEssentials
 import Foundation
 #endif
 import GATTHeartRate
+import GatewayStatus
 import Logging
 import OfflineQueue
 import ServiceLifecycle
 import Uplink
-import GatewayStatus
 
 /// The uploader loop: leases the oldest pending samples, hands them to JHE, and settles each
 /// record by its outcome. It gathers samples for `interval` into one round (at once while full

@@ -3,12 +3,12 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
-import Glibc
 import GATTHeartRate
+import GatewayStatus
+import Glibc
 import OfflineQueue
 import Synchronization
 import Uplink
-import GatewayStatus
 
 /// What the daemon has seen since it started, shared by its services. Updates are synchronous
 /// (a lock, not an actor), so events from one supervisor are recorded in the order they happen.

@@ -1,7 +1,7 @@
+import GatewayStatus
 import OfflineQueue
 import Prometheus
 import Synchronization
-import GatewayStatus
 
 /// The gateway's metrics in the Prometheus text format, kept in swift-prometheus's registry.
 ///

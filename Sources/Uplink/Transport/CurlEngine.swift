@@ -1,7 +1,7 @@
 import CCurl
+import Glibc
 import ProcessThreads
 import Synchronization
-import Glibc
 
 /// The process's one HTTP event loop: a libcurl multi handle driven by one thread, shared by
 /// every `CurlTransport` (so connections to JHE are kept alive and reused across them).

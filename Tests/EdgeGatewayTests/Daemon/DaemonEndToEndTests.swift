@@ -1,13 +1,13 @@
 import BlueZSimulator
-@testable import GatewayCommandLine
-@testable import GatewayDaemon
 import Foundation
 import GATTHeartRate
-import PipelineTestSupport
+@testable import GatewayCommandLine
+@testable import GatewayDaemon
 import GatewayTestSupport
-import JHESimulator
-import Testing
 import Glibc
+import JHESimulator
+import PipelineTestSupport
+import Testing
 
 /// `edge-gateway run` as a process between a simulated bluetoothd and a simulated JHE: what a
 /// deployed gateway must do through crashes, outages, lost grants and withdrawn consent.

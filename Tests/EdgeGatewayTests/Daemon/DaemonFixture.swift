@@ -1,13 +1,13 @@
 import BlueZSimulator
-@testable import GatewayCommandLine
-@testable import GatewayDaemon
 import Foundation
 import GATTHeartRate
-import GatewayTestSupport
-import JHESimulator
-import Glibc
+@testable import GatewayCommandLine
+@testable import GatewayDaemon
 @testable import GatewayPipeline
 @testable import GatewayStatus
+import GatewayTestSupport
+import Glibc
+import JHESimulator
 
 /// The whole product on one machine, as real processes where it matters: a private
 /// `dbus-daemon` with a simulated bluetoothd and straps, a JHE simulator on loopback, an enrolled

@@ -2,8 +2,8 @@ import BlueZSimulator
 import Foundation
 @testable import GatewayDaemon
 import GatewayTestSupport
-import Testing
 import Glibc
+import Testing
 
 /// How `edge-gateway run` starts beside other processes on its state directory: a technician's
 /// commands polling it while systemd starts it, and a second `run` by mistake.

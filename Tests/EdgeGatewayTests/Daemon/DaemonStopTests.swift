@@ -2,11 +2,11 @@ import BlueZSimulator
 import Foundation
 import GATTHeartRate
 @testable import GatewayDaemon
+@testable import GatewayPipeline
 import GatewayTestSupport
+import Glibc
 import JHESimulator
 import Testing
-import Glibc
-@testable import GatewayPipeline
 
 /// SIGTERM (systemd's stop) ends the daemon promptly whatever it is waiting for or retrying: a
 /// daemon that sits out a retry loop is killed by systemd after `TimeoutStopSec`, mid-commit.

@@ -2,8 +2,8 @@ import BlueZSimulator
 import Foundation
 @testable import GatewayDaemon
 import GatewayTestSupport
-import Testing
 import Glibc
+import Testing
 
 /// A card that stalls: every fsync of the daemon held for seconds by an LD_PRELOAD shim
 /// (`Fixtures/slow_fsync.c`, compiled here with the toolchain's clang), while two straps stream.

@@ -1,10 +1,10 @@
 import BlueZSimulator
 import Foundation
 @testable import GatewayDaemon
-import PipelineTestSupport
 import GatewayTestSupport
-import Testing
 import Glibc
+import PipelineTestSupport
+import Testing
 
 /// The state directory's file system failing under the running daemon, as an SD card's ext4
 /// does (`errors=remount-ro`): a real loop-mounted ext4, turned read-only by the kernel's own

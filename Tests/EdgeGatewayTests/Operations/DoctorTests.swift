@@ -1,15 +1,15 @@
 import BlueZSimulator
 import Foundation
 import GATTHeartRate
+@testable import GatewayCommandLine
+@testable import GatewayConfiguration
+@testable import GatewayDaemon
+@testable import GatewayOperations
+@testable import GatewayPipeline
 import GatewayTestSupport
 import JHESimulator
 import Testing
 import Uplink
-@testable import GatewayCommandLine
-@testable import GatewayDaemon
-@testable import GatewayConfiguration
-@testable import GatewayOperations
-@testable import GatewayPipeline
 
 /// `doctor` against the real simulators: a private D-Bus with a simulated bluetoothd, and the
 /// JHE simulator on loopback, with an enrolled gateway and a bound strap.

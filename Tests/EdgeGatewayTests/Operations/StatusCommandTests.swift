@@ -1,17 +1,17 @@
 import BlueZSimulator
 import Foundation
-import PipelineTestSupport
 import GATTHeartRate
-import GatewayTestSupport
-import OfflineQueue
-import Testing
-import Uplink
 @testable import GatewayCommandLine
-@testable import GatewayDaemon
 @testable import GatewayConfiguration
+@testable import GatewayDaemon
 @testable import GatewayOperations
 @testable import GatewayPipeline
 @testable import GatewayStatus
+import GatewayTestSupport
+import OfflineQueue
+import PipelineTestSupport
+import Testing
+import Uplink
 
 /// `edge-gateway status` run as a real process over a state directory the test fills the way
 /// the daemon, `enroll` and `pair` do.

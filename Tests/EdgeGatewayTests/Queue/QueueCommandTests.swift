@@ -1,15 +1,15 @@
 import Foundation
 import GATTHeartRate
-import PipelineTestSupport
+@testable import GatewayCommandLine
+@testable import GatewayConfiguration
+@testable import GatewayDaemon
+@testable import GatewayOperations
+@testable import GatewayPipeline
 import GatewayTestSupport
 import Logging
 import OfflineQueue
+import PipelineTestSupport
 import Testing
-@testable import GatewayCommandLine
-@testable import GatewayDaemon
-@testable import GatewayConfiguration
-@testable import GatewayPipeline
-@testable import GatewayOperations
 
 /// Runs the real `edge-gateway queue …` binary against a queue this test process keeps open as
 /// its owner, the way a technician runs it next to the daemon.

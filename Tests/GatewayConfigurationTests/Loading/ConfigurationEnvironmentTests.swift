@@ -1,5 +1,5 @@
-import Testing
 @testable import GatewayConfiguration
+import Testing
 
 /// `EDGE_GATEWAY_<SECTION>_<KEY>` over the file, checked like the file, with messages naming
 /// the variable. The environment is a plain dictionary: no test touches the real one.

@@ -1,7 +1,7 @@
 import Foundation
+@testable import GatewayConfiguration
 import GatewayTestSupport
 import Testing
-@testable import GatewayConfiguration
 
 /// Each kind of bad file gives one message naming the file, the key and what is allowed.
 @Suite("Configuration: bad files")

@@ -1,7 +1,7 @@
 import Foundation
+@testable import GatewayConfiguration
 import GatewayTestSupport
 import Testing
-@testable import GatewayConfiguration
 
 /// Every key of `gateway.toml` read from a file into the typed configuration.
 @Suite("Configuration: parsing gateway.toml")

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 @testable import GatewayConfiguration
 @testable import OutputFormats
+import Testing
 
 /// `deploy/gateway.toml.example` is the configuration reference: these tests keep it and the
 /// parser in step, so the documentation cannot drift from the code.

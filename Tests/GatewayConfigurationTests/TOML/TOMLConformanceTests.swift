@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 @testable import GatewayConfiguration
+import Testing
 
 /// The gateway's TOML reader against toml-test (`Fixtures/toml-test`: the TOML 1.0 files of
 /// toml-lang/toml-test at d168c2a): every valid file reads to the value toml-test expects, type

@@ -1,7 +1,7 @@
 import Foundation
+@testable import GatewayConfiguration
 import GatewayTestSupport
 import Testing
-@testable import GatewayConfiguration
 
 /// The gateway's TOML reader against Python's `tomllib`, a second TOML 1.0 reader written
 /// independently: thousands of documents made by mutating toml-test's files (a byte deleted,

@@ -1,5 +1,5 @@
-import Testing
 @testable import GatewayConfiguration
+import Testing
 
 /// A configuration file is untrusted input: however it is built, the reader ends with a value
 /// or one short message, never a crash, in time that grows with the file's length alone.

@@ -1,5 +1,5 @@
-import Testing
 @testable import GatewayConfiguration
+import Testing
 
 /// The gateway's own TOML reader accepts TOML 1.0 as the specification writes it and refuses
 /// what the specification refuses, each time naming the line, the column and the mistake.

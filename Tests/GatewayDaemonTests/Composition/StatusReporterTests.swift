@@ -1,11 +1,11 @@
-@testable import GatewayDaemon
 import Foundation
+@testable import GatewayDaemon
+@testable import GatewayPipeline
+@testable import GatewayStatus
 import GatewayTestSupport
 import Logging
 import Synchronization
 import Testing
-@testable import GatewayPipeline
-@testable import GatewayStatus
 
 /// The status report is rewritten when a figure changes, not on a timer; the watchdog is
 /// pinged at half its period in between, without rewriting an unchanged report.

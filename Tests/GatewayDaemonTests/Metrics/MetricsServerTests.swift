@@ -1,13 +1,13 @@
 import Foundation
-import Glibc
-import PipelineTestSupport
+@testable import GatewayConfiguration
+@testable import GatewayDaemon
 import GatewayTestSupport
+import Glibc
 import Logging
+import PipelineTestSupport
 import ServiceLifecycle
 import Testing
 import Uplink
-@testable import GatewayDaemon
-@testable import GatewayConfiguration
 
 /// `/metrics` served over real HTTP on loopback.
 @Suite("Operations: metrics endpoint")

@@ -1,7 +1,7 @@
+@testable import GatewayDaemon
 import Logging
 import Synchronization
 import Testing
-@testable import GatewayDaemon
 
 /// Log lines as journald reads them from standard error.
 @Suite("Operations: systemd log lines")

@@ -1,7 +1,7 @@
 import Foundation
+@testable import GatewayDaemon
 import GatewayTestSupport
 import Testing
-@testable import GatewayDaemon
 
 /// sd_notify over a real datagram socket, path and abstract.
 @Suite("Operations: sd_notify")

@@ -1,5 +1,5 @@
-import Testing
 @testable import GatewayOperations
+import Testing
 
 @Suite("Hex frame parsing")
 struct HexFrameTests {

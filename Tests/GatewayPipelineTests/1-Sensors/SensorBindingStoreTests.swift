@@ -1,8 +1,8 @@
 import Foundation
 import GATTHeartRate
+@testable import GatewayPipeline
 import GatewayTestSupport
 import Testing
-@testable import GatewayPipeline
 
 @Suite("Sensor binding store")
 struct SensorBindingStoreTests {

@@ -1,6 +1,6 @@
+@testable import GatewayPipeline
 import Logging
 import Testing
-@testable import GatewayPipeline
 
 /// What the fleet writes to the journal about straps that keep failing.
 @Suite("Daemon: strap failure logging")

@@ -1,10 +1,10 @@
 import BlueZ
-import DBus
 import BlueZSimulator
+import DBus
 import GATTHeartRate
+@testable import GatewayPipeline
 import GatewayTestSupport
 import Testing
-@testable import GatewayPipeline
 
 @Suite("Sensor supervisor against the simulated bluetoothd")
 struct SensorSupervisorTests {

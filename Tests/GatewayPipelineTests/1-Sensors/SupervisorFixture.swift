@@ -1,9 +1,9 @@
 import BlueZ
 import BlueZSimulator
 import GATTHeartRate
+@testable import GatewayPipeline
 import GatewayTestSupport
 import Synchronization
-@testable import GatewayPipeline
 
 /// Collects what supervisors produce, in the order they produce it: samples arrive on the bus
 /// thread and events on the supervisor, and both are recorded as they are handed over.

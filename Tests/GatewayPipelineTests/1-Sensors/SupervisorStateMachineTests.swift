@@ -1,10 +1,10 @@
 import Foundation
 import GATTHeartRate
-import PipelineTestSupport
+@testable import GatewayPipeline
 import GatewayTestSupport
+import PipelineTestSupport
 import Synchronization
 import Testing
-@testable import GatewayPipeline
 
 /// The supervisor's state machine against an in-memory radio: no bus, no simulator, timings in
 /// tens of milliseconds. The same paths against a simulated bluetoothd on a private bus are in

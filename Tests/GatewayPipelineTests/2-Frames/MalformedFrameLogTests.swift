@@ -1,7 +1,7 @@
 import GATTHeartRate
+@testable import GatewayPipeline
 import Synchronization
 import Testing
-@testable import GatewayPipeline
 
 @Suite("Malformed frame log")
 struct MalformedFrameLogTests {

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 @testable import GatewayPipeline
+import Testing
 
 @Suite("UUID.random")
 struct UUIDRandomTests {

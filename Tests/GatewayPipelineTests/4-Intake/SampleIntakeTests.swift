@@ -1,10 +1,10 @@
 import Foundation
 import GATTHeartRate
+@testable import GatewayPipeline
 import GatewayTestSupport
 import Logging
 import OfflineQueue
 import Testing
-@testable import GatewayPipeline
 
 @Suite("Sample intake")
 struct SampleIntakeTests {

@@ -1,9 +1,9 @@
 import Foundation
 import GATTHeartRate
-import PipelineTestSupport
-import OfflineQueue
-import Testing
 @testable import GatewayPipeline
+import OfflineQueue
+import PipelineTestSupport
+import Testing
 
 @Suite("SampleRecordCodec")
 struct SampleRecordCodecTests {

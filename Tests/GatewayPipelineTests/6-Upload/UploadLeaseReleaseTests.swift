@@ -1,10 +1,10 @@
 import Foundation
-import PipelineTestSupport
+@testable import GatewayPipeline
 import GatewayTestSupport
 import Logging
 import OfflineQueue
+import PipelineTestSupport
 import Testing
-@testable import GatewayPipeline
 
 /// The uploader is the queue's only consumer, so samples leased by an earlier run (killed, or
 /// stopped mid-retry) need not wait out their two-minute lease: they go out as soon as the next

@@ -1,5 +1,8 @@
 import Foundation
 import GATTHeartRate
+@testable import GatewayDaemon
+@testable import GatewayPipeline
+@testable import GatewayStatus
 import GatewayTestSupport
 import JHESimulator
 import Logging
@@ -7,9 +10,6 @@ import OfflineQueue
 import Synchronization
 import Testing
 import Uplink
-@testable import GatewayPipeline
-@testable import GatewayStatus
-@testable import GatewayDaemon
 
 /// The uploader through a server outage, in-process with its pauses set far apart: a first
 /// retry pause of ten minutes, probes every 200 ms. Only the probe can make uploads resume

@@ -1,13 +1,13 @@
 import Foundation
 import GATTHeartRate
-import PipelineTestSupport
+@testable import GatewayPipeline
 import GatewayTestSupport
 import JHESimulator
 import Logging
 import OfflineQueue
+import PipelineTestSupport
 import Testing
 import Uplink
-@testable import GatewayPipeline
 
 /// The uploader sleeps while the queue is empty, with no timer that could find new samples
 /// in time (its re-check is an hour away here): only the intake's commit signal can make it

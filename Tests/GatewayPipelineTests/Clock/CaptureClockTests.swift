@@ -1,5 +1,5 @@
-import Testing
 @testable import GatewayPipeline
+import Testing
 
 @Suite("Capture clock")
 struct CaptureClockTests {

@@ -1,13 +1,13 @@
 import Foundation
 import GATTHeartRate
+@testable import GatewayConfiguration
+@testable import GatewayDaemon
+@testable import GatewayPipeline
 import GatewayTestSupport
 import Logging
 import OfflineQueue
 import Synchronization
 import Testing
-@testable import GatewayConfiguration
-@testable import GatewayPipeline
-@testable import GatewayDaemon
 
 /// A clock that starts days wrong and unsynchronised, like a Raspberry Pi after a cold boot
 /// without network, and that the test can synchronise.

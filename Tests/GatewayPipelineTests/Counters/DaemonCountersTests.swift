@@ -1,9 +1,9 @@
 import Foundation
 import GATTHeartRate
-import Testing
-import Uplink
 @testable import GatewayPipeline
 @testable import GatewayStatus
+import Testing
+import Uplink
 
 /// The daemon's counter board, which `status.json`, the metrics and the systemd status line
 /// are made from.

@@ -1,8 +1,8 @@
 import Foundation
+@testable import GatewayPipeline
+@testable import OfflineQueue
 import PipelineTestSupport
 import Testing
-@testable import OfflineQueue
-@testable import GatewayPipeline
 
 /// The exposition text, parsed back line by line.
 @Suite("Operations: Prometheus metrics")

@@ -1,6 +1,6 @@
+@testable import GatewayPipeline
 import GatewayTestSupport
 import Testing
-@testable import GatewayPipeline
 
 @Suite("Backoff")
 struct BackoffTests {

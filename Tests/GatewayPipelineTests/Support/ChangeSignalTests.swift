@@ -1,8 +1,8 @@
 import Foundation
+@testable import GatewayPipeline
 import GatewayTestSupport
 import Synchronization
 import Testing
-@testable import GatewayPipeline
 
 @Suite("ChangeSignal")
 struct ChangeSignalTests {

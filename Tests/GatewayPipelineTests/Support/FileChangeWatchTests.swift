@@ -1,7 +1,7 @@
 import Foundation
+@testable import GatewayPipeline
 import GatewayTestSupport
 import Testing
-@testable import GatewayPipeline
 
 /// inotify on a real directory: the fleet's only way to hear of a binding change without polling.
 @Suite("FileChangeWatch")

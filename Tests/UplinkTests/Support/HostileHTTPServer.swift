@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import Glibc
+import Synchronization
 
 /// A hostile (or merely odd) HTTP server on loopback, written on raw sockets so that it can do
 /// what a well-behaved server library will not: trickle a body one byte at a time, or redirect

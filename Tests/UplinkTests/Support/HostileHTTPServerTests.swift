@@ -1,6 +1,6 @@
 import GatewayTestSupport
-import Testing
 import Glibc
+import Testing
 
 /// The test server's own contract, which the transport tests rely on.
 @Suite("Hostile HTTP test server")

@@ -1,7 +1,7 @@
 import CCurl
 import Foundation
-import Testing
 import GatewayTestSupport
+import Testing
 @testable import Uplink
 
 /// The libcurl transport's own behaviour, over real loopback sockets.
