@@ -214,7 +214,8 @@ let package = Package(
         .testTarget(
             name: "GatewayPipelineTests",
             dependencies: [
-                "GatewayPipeline", "PipelineTestSupport", "GatewayTestSupport", "GatewayConfiguration", "GatewayStatus", "GATTHeartRate",
+                "GatewayPipeline", "PipelineTestSupport", "GatewayTestSupport", "GatewayConfiguration", "GatewayDaemon", "GatewayStatus",
+                "GATTHeartRate",
                 "BlueZ", "DBus", "BlueZSimulator", "OfflineQueue", "OutputFormats", "Uplink", "JHESimulator",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,4 +1,3 @@
-import OutputFormats
 /// A configuration written back as a `gateway.toml` that loads to the same values: what
 /// `config check --print` shows a technician as "what the gateway will actually use".
 package enum ConfigurationPrinter {

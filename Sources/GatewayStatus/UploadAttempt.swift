@@ -3,6 +3,8 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import OutputFormats
+import Uplink
 
 /// One round of the uploader (a lease of pending samples handed to JHE), as kept in the
 /// upload history (`<state>/upload-history.jsonl`, the last 200) and shown by
@@ -29,36 +31,36 @@ package struct UploadAttempt: Codable, Sendable, Equatable {
     /// The first reason a sample was not settled, if any.
     package var error: String?
 
-    /// Every field given: the memberwise initializer, which Swift would make only `internal`.
-    package init(
-        startedAt: Date,
-        durationSeconds: Double,
-        samples: Int,
-        delivered: Int,
-        duplicate: Int,
-        rejected: Int,
-        forbidden: Int,
-        skipped: Int,
-        retryLater: Int,
-        error: String? = nil
-    ) {
-        self.startedAt = startedAt
-        self.durationSeconds = durationSeconds
-        self.samples = samples
-        self.delivered = delivered
-        self.duplicate = duplicate
-        self.rejected = rejected
-        self.forbidden = forbidden
-        self.skipped = skipped
-        self.retryLater = retryLater
-        self.error = error
-    }
-
     /// The file's keys: `held` is what earlier builds called the 403 count, kept so their
     /// history reads back and old and new lines look alike.
     enum CodingKeys: String, CodingKey {
         case startedAt, durationSeconds, samples, delivered, duplicate, rejected
         case forbidden = "held"
         case skipped, retryLater, error
+    }
+}
+
+extension UploadAttempt {
+    /// The history entry for one delivery, counted from its per-sample outcomes.
+    package init(outcomes: [Outcome], startedAt: Date, latency: Duration) {
+        func count(_ matches: (Outcome) -> Bool) -> Int { outcomes.count(where: matches) }
+        self.init(
+            startedAt: startedAt, durationSeconds: latency.seconds, samples: outcomes.count,
+            delivered: count { $0 == .delivered }, duplicate: count { $0 == .duplicate },
+            rejected: count { if case .rejected = $0 { true } else { false } },
+            forbidden: count { if case .forbidden = $0 { true } else { false } },
+            skipped: count { if case .skipped = $0 { true } else { false } },
+            retryLater: count { if case .retryLater = $0 { true } else { false } },
+            error: outcomes.lazy.compactMap(\.unsettledReason).first)
+    }
+}
+
+extension Outcome {
+    /// Why the sample is not settled yet, if it is not.
+    fileprivate var unsettledReason: String? {
+        switch self {
+        case .rejected(let reason), .forbidden(let reason), .retryLater(let reason): reason
+        case .delivered, .duplicate, .skipped: nil
+        }
     }
 }

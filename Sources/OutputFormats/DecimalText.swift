@@ -30,3 +30,10 @@ package enum DecimalText {
         format(numerator: Int(raw) * 1000, denominator: 1024, fractionDigits: fractionDigits)
     }
 }
+
+extension Duration {
+    /// The duration in (fractional) seconds, for figures, histograms and jitter arithmetic.
+    package var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

@@ -97,7 +97,7 @@ package struct JSONWriter {
                 } else if (0x80 ... 0x9F).contains(scalar.value) || TerminalText.isBidiOverride(scalar.value) {
                     appendUnicodeEscape(UInt16(scalar.value))
                 } else {
-                    bytes.append(contentsOf: String(scalar).utf8)
+                    bytes.append(contentsOf: scalar.utf8)
                 }
             }
         }

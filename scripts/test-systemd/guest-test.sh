@@ -155,10 +155,10 @@ bluetooth_restarted_since() { test "$(bluetooth_restarts)" -gt "$1"; }
 # before it, and for those to be delivered. (Counting deliveries alone would count samples that
 # were queued before the interruption.)
 delivery_resumes() {
-    local what=$1 accepted=$2 registered=$3
+    local what=$1 before=$2 registered=$3
     wait_for 120 stack_ready || { echo "bluetoothd or the controllers are not back after the $what"; return 1; }
     wait_for 120 peripheral_registered_again "$registered" || { echo "the strap did not register again after the $what"; return 1; }
-    if ! wait_for 100 accepted_at_least $((accepted + 10)); then
+    if ! wait_for 100 accepted_at_least $((before + 10)); then
         # Seen twice in about twenty runs: after bluetoothd died twice within seconds, the new
         # bluetoothd never answered Device1.Connect again (the gateway's every call timed out
         # for ten minutes) while btvirt's strap kept advertising. A box whose adapter is stuck
@@ -166,19 +166,19 @@ delivery_resumes() {
         save_bluetooth_state "$what"
         note_retry "$what" 1 "no sample accepted in time (bluetoothd answered no Connect?): hci0 power-cycled"
         power_cycle hci0 || { echo "hci0 could not be power-cycled"; return 1; }
-        wait_for 100 accepted_at_least $((accepted + 10)) || { echo "accepted: $(accepted), before: $accepted"; return 1; }
+        wait_for 100 accepted_at_least $((before + 10)) || { echo "accepted: $(accepted), before: $before"; return 1; }
     fi
-    wait_for 120 delivered_at_least $((accepted + 10)) || { echo "delivered: $(delivered), accepted before: $accepted"; return 1; }
-    echo "accepted $accepted -> $(accepted), delivered $(delivered) across the $what"
+    wait_for 120 delivered_at_least $((before + 10)) || { echo "delivered: $(delivered), accepted before: $before"; return 1; }
+    echo "accepted $before -> $(accepted), delivered $(delivered) across the $what"
 }
 accepted() { status samplesAccepted; }
 accepted_at_least() { (($(accepted) >= $1)); }
 
 power_cycle() {
     timeout 60 busctl --timeout=50 set-property org.bluez "/org/bluez/$1" org.bluez.Adapter1 Powered b false \
-        && wait_for 30 bash -c "! busctl get-property org.bluez /org/bluez/$1 org.bluez.Adapter1 Powered | grep -q true" \
-        && power_on "$1"
+        && wait_for 30 adapter_unpowered "$1" && power_on "$1"
 }
+adapter_unpowered() { ! adapter_powered "$1"; }
 
 # What bluetoothd and the kernel say about the controllers and the strap, into /out, for a
 # failure's post-mortem.
@@ -192,24 +192,24 @@ save_bluetooth_state() {
 
 # systemctl restart bluetooth while the strap streams: the gateway reconnects by itself.
 bluetooth_restart() {
-    local accepted registered
-    accepted=$(accepted)
+    local before registered
+    before=$(accepted)
     registered=$(($(registrations) + 1))
     systemctl restart bluetooth.service || return 1
-    delivery_resumes "bluetoothd restart" "$accepted" "$registered"
+    delivery_resumes "bluetoothd restart" "$before" "$registered"
 }
 
 # bluetoothd dies of SIGSEGV, its real failure in bluez 5.66: systemd restarts it (Restart= in
 # the drop-in the package installs) and the gateway reconnects by itself.
 bluetooth_crash() {
-    local accepted registered restarts
-    accepted=$(accepted)
+    local before registered restarts
+    before=$(accepted)
     registered=$(($(registrations) + 1))
     restarts=$(bluetooth_restarts)
     systemctl kill --kill-whom=main -s SEGV bluetooth.service || return 1
     wait_for 60 bluetooth_restarted_since "$restarts" || { echo "systemd did not restart bluetoothd"; return 1; }
     journalctl -u bluetooth --no-pager -o cat | grep -E "status=11/SEGV|Scheduled restart" | tail -2
-    delivery_resumes "bluetoothd crash" "$accepted" "$registered"
+    delivery_resumes "bluetoothd crash" "$before" "$registered"
 }
 
 # A newer version of the package over this one while samples wait in the queue (the server

@@ -238,33 +238,10 @@ package struct UploadService: Service {
     }
 }
 
-extension UploadAttempt {
-    /// The history entry for one delivery, counted from its per-sample outcomes.
-    init(outcomes: [Outcome], startedAt: Date, latency: Duration) {
-        func count(_ matches: (Outcome) -> Bool) -> Int { outcomes.count(where: matches) }
-        self.init(
-            startedAt: startedAt, durationSeconds: latency.seconds, samples: outcomes.count,
-            delivered: count { $0 == .delivered }, duplicate: count { $0 == .duplicate },
-            rejected: count { if case .rejected = $0 { true } else { false } },
-            forbidden: count { if case .forbidden = $0 { true } else { false } },
-            skipped: count { if case .skipped = $0 { true } else { false } },
-            retryLater: count { if case .retryLater = $0 { true } else { false } },
-            error: outcomes.lazy.compactMap(\.unsettledReason).first)
-    }
-}
-
 extension Outcome {
     /// Why the sample waits for another attempt, if it does.
     var retryReason: String? {
         if case .retryLater(let reason) = self { return reason }
         return nil
-    }
-
-    /// Why the sample is not settled yet, if it is not.
-    var unsettledReason: String? {
-        switch self {
-        case .rejected(let reason), .forbidden(let reason), .retryLater(let reason): reason
-        case .delivered, .duplicate, .skipped: nil
-        }
     }
 }

@@ -25,10 +25,3 @@ package struct Backoff: Sendable, Equatable {
         return .nanoseconds(Int64(seconds * 1e9))
     }
 }
-
-extension Duration {
-    /// The duration in (fractional) seconds, for figures, histograms and jitter arithmetic.
-    package var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}

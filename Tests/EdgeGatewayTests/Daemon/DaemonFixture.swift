@@ -2,7 +2,6 @@ import BlueZSimulator
 import Foundation
 import GATTHeartRate
 @testable import GatewayCommandLine
-@testable import GatewayDaemon
 @testable import GatewayPipeline
 @testable import GatewayStatus
 import GatewayTestSupport

@@ -1,7 +1,6 @@
 import BlueZSimulator
 import Foundation
 import GATTHeartRate
-@testable import GatewayDaemon
 @testable import GatewayPipeline
 import GatewayTestSupport
 import Glibc

@@ -1,6 +1,5 @@
 import BlueZSimulator
 import Foundation
-@testable import GatewayDaemon
 import GatewayTestSupport
 import Glibc
 import Testing

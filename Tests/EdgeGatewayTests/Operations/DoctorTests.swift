@@ -3,7 +3,6 @@ import Foundation
 import GATTHeartRate
 @testable import GatewayCommandLine
 @testable import GatewayConfiguration
-@testable import GatewayDaemon
 @testable import GatewayOperations
 @testable import GatewayPipeline
 import GatewayTestSupport
