@@ -5,7 +5,7 @@ SWIFT        ?= swift
 FUZZ_SECONDS ?= 600
 FUZZ_CORPUS  ?= .build-fuzz/corpus
 
-.PHONY: all deps pydeps build format lint test test-swift62 test-arm64 test-jhe test-bluez test-systemd test-powercut soak soak-queue soak-daemon demo fuzz bench bench-daemon bench-footprint deb deb-arm64 install clean
+.PHONY: all deps pydeps build format lint test test-swift62 test-arm64 test-jhe test-bluez test-systemd test-powercut soak soak-queue soak-daemon demo fuzz bench bench-daemon bench-footprint bench-peer ship deb deb-arm64 install clean
 
 all: build
 
@@ -163,15 +163,32 @@ bench-daemon: deps
 FOOTPRINT_SECONDS ?= 60
 FOOTPRINT_RUNS    ?= 3
 FOOTPRINT_IDLE_SECONDS ?= 300
-bench-footprint: deps
-	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-ship --product edge-gateway
-	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-ship --product edge-gateway-lab
-	@bin="$$($(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-ship --show-bin-path)"; \
-	strip --strip-unneeded -o .build-ship/edge-gateway "$$bin/edge-gateway" && ls -l .build-ship/edge-gateway && \
+SHIP_BIN = $$($(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-ship --show-bin-path)
+bench-footprint: ship
+	@bin="$(SHIP_BIN)"; \
 	"$$bin/edge-gateway-lab" footprint --seconds $(FOOTPRINT_SECONDS) --runs $(FOOTPRINT_RUNS) --gateway .build-ship/edge-gateway && \
 	"$$bin/edge-gateway-lab" footprint --scenario idle --warm-up 130 --seconds $(FOOTPRINT_IDLE_SECONDS) --runs $(FOOTPRINT_RUNS) \
 		--gateway .build-ship/edge-gateway && \
 	FLOOR_SECONDS=$(FOOTPRINT_SECONDS) scripts/bench-floor/run.sh "$$bin/edge-gateway-lab"
+
+## bench-peer: issue 34's comparison: the shipped daemon beside the floor and, with PEER=DIR (for
+## example ../shared/peer), a peer gateway, each alone and in turns, at 1 strap × 10/s and 10 straps
+## × 1/s over PropertiesChanged; PEER_ROUNDS rounds of PEER_SECONDS windows, then medians, ratios
+## and the targets (scripts/bench-peer/run.sh; about 15 minutes a round with the peer). Figures:
+## docs/PERFORMANCE.md.
+PEER ?=
+PEER_ROUNDS ?= 3
+PEER_SECONDS ?= 120
+bench-peer: ship
+	PEER_ROUNDS=$(PEER_ROUNDS) PEER_SECONDS=$(PEER_SECONDS) \
+		scripts/bench-peer/run.sh "$(SHIP_BIN)/edge-gateway-lab" .build-ship/edge-gateway $(PEER)
+
+## ship: the daemon as the .deb ships it (release, static Swift stdlib, stripped) in
+## .build-ship/edge-gateway, and the lab program built the same way, for the benchmarks.
+ship: deps
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-ship --product edge-gateway
+	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-ship --product edge-gateway-lab
+	strip --strip-unneeded -o .build-ship/edge-gateway "$(SHIP_BIN)/edge-gateway" && ls -l .build-ship/edge-gateway
 
 ## deb: the .deb of a release build with the static Swift runtime, in .build-release/deb
 ## (scripts/build-deb.sh; the release build takes 10-20 minutes on 2 cores).

@@ -85,8 +85,11 @@ extension BluetoothdSimulator {
 
     // MARK: Connecting
 
-    /// `Connect()`: replies once the link is up; `Connected`, the GATT objects and
-    /// `ServicesResolved` follow, in that order, as bluetoothd reports them.
+    /// `Connect()`: reports `Connected` and replies once the link is up; the GATT objects and
+    /// `ServicesResolved` follow, in that order, as bluetoothd does (the kernel's connection
+    /// event sets `Connected` before the ATT channel's callback sends the reply and starts the
+    /// GATT browse: `att_connect_cb` in bluez's src/device.c). bleak relies on that order: it
+    /// reads `Connected` false after the reply as a link already lost.
     func connect(_ address: BluetoothAddress) async throws(DBusError) {
         guard let state = straps[address], state.hasObject else { throw BlueZReply.doesNotExist }
         guard adapterPowered else { throw BlueZReply.notReady }
@@ -103,6 +106,7 @@ extension BluetoothdSimulator {
             throw BlueZReply.connectionAborted
         }
         straps[address]?.connected = true
+        await setDeviceProperties(address, ["Connected": .boolean(true)])
         Task { [weak self] in
             try? await Task.sleep(for: .milliseconds(20))
             await self?.resolveServices(address)
@@ -111,7 +115,6 @@ extension BluetoothdSimulator {
 
     private func resolveServices(_ address: BluetoothAddress) async {
         guard straps[address]?.connected == true, straps[address]?.gatt == nil else { return }
-        await setDeviceProperties(address, ["Connected": .boolean(true)])
         if let lag = straps[address]?.gattLag {
             await setDeviceProperties(address, ["ServicesResolved": .boolean(true)])
             try? await Task.sleep(for: lag)

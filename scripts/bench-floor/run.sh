@@ -8,6 +8,9 @@
 # 180 samples per second for FLOOR_SECONDS, in a directory on the same file system as /tmp.
 #
 # usage: scripts/bench-floor/run.sh [LAB_BINARY]   (default: the release edge-gateway-lab)
+# FLOOR_LOADS and FLOOR_STORES choose the runs ("STRAPS INTERVAL_MS properties|acquire" and
+# "sqlite|log RATE ACK_BATCH", comma-separated); with FLOOR_RECORDS=FILE each result is also
+# appended to FILE as a JSON object (what scripts/bench-peer/summary.py reads).
 set -euo pipefail
 lab=${1:+$(realpath "$1")}
 cd "$(dirname "$0")/../.."
@@ -30,7 +33,21 @@ measurement() {
     done
 }
 
-for run in "1 100 properties" "1 5 properties" "1 100 acquire" "10 1000 properties" "50 1000 properties"; do
+loads=${FLOOR_LOADS:-1 100 properties,1 5 properties,1 100 acquire,10 1000 properties,50 1000 properties}
+stores=${FLOOR_STORES:-sqlite 10 100,log 10 0,sqlite 180 100,log 180 0}
+
+# Appends a JSON object of the fields given as NAME VALUE pairs (numbers, or strings quoted by
+# the caller) to FLOOR_RECORDS, with the load averages now.
+record() {
+    [ -n "${FLOOR_RECORDS:-}" ] || return 0
+    local json="{" load
+    while [ $# -gt 1 ]; do json+="\"$1\": $2, "; shift 2; done
+    load=$(cut -d' ' -f1-3 /proc/loadavg)
+    echo "$json\"load\": \"$load\"}" >> "$FLOOR_RECORDS"
+}
+
+IFS=, read -ra load_runs <<< "$loads"
+for run in "${load_runs[@]}"; do
     read -r straps interval transport <<< "$run"
     "$lab" simulate --sensors "$straps" --interval-ms "$interval" --print-address > "$work/sim.txt" &
     simulator=$!
@@ -42,14 +59,26 @@ for run in "1 100 properties" "1 5 properties" "1 100 acquire" "10 1000 properti
         characteristics=${characteristics:+$characteristics,}$(measurement "$strap")
     done
     printf '%s strap(s) every %s ms, %s: ' "$straps" "$interval" "$transport"
-    "$work/notify-floor" "$bus" "$characteristics" 10 "$seconds" $([ "$transport" = acquire ] && echo acquire)
+    out=$("$work/notify-floor" "$bus" "$characteristics" 10 "$seconds" $([ "$transport" = acquire ] && echo acquire))
+    echo "$out"
+    record scenario "\"${straps}x$((1000 / interval))hz-$transport\"" subject '"floor"' \
+        cpu_us_per_sample "$(sed -E 's/.*CPU ([0-9.]+) µs\/notification.*/\1/' <<< "$out")" \
+        wakeups_per_s "$(sed -E 's/.* ([0-9.]+) wake-ups\/s.*/\1/' <<< "$out")"
     kill "$simulator"; wait "$simulator" 2>/dev/null || true
 done
 
-for run in "sqlite 10 100" "log 10 0" "sqlite 180 100" "log 180 0"; do
+IFS=, read -ra store_runs <<< "$stores"
+for run in "${store_runs[@]}"; do
     read -r store rate batch <<< "$run"
     mkdir "$work/$store-$rate"
     "$work/store-floor" "$store" "$work/$store-$rate" "$rate" "$seconds" "$batch" > "$work/$store-$rate.txt" &
 done
 wait
-cat "$work"/sqlite-10.txt "$work"/log-10.txt "$work"/sqlite-180.txt "$work"/log-180.txt
+for run in "${store_runs[@]}"; do
+    read -r store rate batch <<< "$run"
+    out=$(cat "$work/$store-$rate.txt")
+    echo "$out"
+    record subject "\"store-floor-$store\"" samples_per_s "$rate" \
+        bytes_per_sample "$(sed -E 's/.* ([0-9.]+) bytes written.*/\1/' <<< "$out")" \
+        cpu_us_per_sample "$(sed -E 's/.* ([0-9.]+) µs CPU per sample.*/\1/' <<< "$out")"
+done

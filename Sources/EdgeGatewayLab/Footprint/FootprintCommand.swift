@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import GatewayCommandLine
 import OutputFormats
 
@@ -40,29 +41,64 @@ struct FootprintCommand: AsyncParsableCommand {
     @Option(help: "The edge-gateway binary to measure (default: the one next to this program).")
     var gateway: String?
 
+    @Option(help: "A peer gateway's directory (peer_gateway.py and sink.py): measured after the daemon in each run, in turns.")
+    var peer: String?
+
+    @Option(help: "The Python that runs the peer (one with its requirements installed).")
+    var peerPython = "python3"
+
+    @Option(help: "A file to append each run to, as one JSON object per line.")
+    var records: String?
+
     func validate() throws {
         guard (5 ... 3600).contains(seconds) else { throw ValidationError("--seconds must be between 5 and 3600.") }
         guard (1 ... 20).contains(runs) else { throw ValidationError("--runs must be between 1 and 20.") }
         guard (0 ... 600).contains(warmUp) else { throw ValidationError("--warm-up must be between 0 and 600 seconds.") }
+        if let peer {
+            guard FileManager.default.fileExists(atPath: peer + "/peer_gateway.py"), FileManager.default.fileExists(atPath: peer + "/sink.py") else {
+                throw ValidationError("--peer \(peer): no peer_gateway.py and sink.py there.")
+            }
+            guard scenarios.allSatisfy({ $0.notifies && !$0.acquireNotify }) && !scenarios.isEmpty else {
+                throw ValidationError("--peer needs --scenario, and only scenarios whose straps notify over PropertiesChanged.")
+            }
+        }
     }
 
     func run() async throws {
         var finished: [FootprintRun] = []
         for scenario in scenarios.isEmpty ? FootprintScenario.all : scenarios {
             for _ in 0 ..< runs {
-                let run: FootprintRun
+                var measured: [FootprintRun] = []
                 do {
-                    run = try await FootprintRun.measure(scenario, gateway: gateway ?? DemoStage.siblingGateway, seconds: seconds, warmUp: warmUp)
+                    measured.append(
+                        try await FootprintRun.measure(scenario, gateway: gateway ?? DemoStage.siblingGateway, seconds: seconds, warmUp: warmUp))
+                    if let peer {
+                        measured.append(
+                            try await FootprintRun.measure(
+                                scenario, peer: PeerGateway(directory: peer, python: peerPython), seconds: seconds, warmUp: warmUp))
+                    }
                 } catch {
                     StandardError.writeLine("edge-gateway-lab footprint: \(error)")
                     throw ExitStatus.negative
                 }
-                StandardOutput.writeLine(FootprintTable.line(run))
-                finished.append(run)
+                for run in measured {
+                    StandardOutput.writeLine(FootprintTable.line(run))
+                    if let records { try Self.append(run.record + "\n", to: records) }
+                }
+                finished += measured
             }
         }
         StandardOutput.writeLine("")
         StandardOutput.writeLine(FootprintTable(runs: finished).markdown)
         if !finished.allSatisfy(\.exactlyOnce) { throw ExitStatus.negative }
+    }
+
+    private static func append(_ line: String, to path: String) throws {
+        guard let file = FileHandle(forWritingAtPath: path) ?? {
+            FileManager.default.createFile(atPath: path, contents: nil) ? FileHandle(forWritingAtPath: path) : nil
+        }() else { throw ValidationError("cannot write \(path)") }
+        defer { try? file.close() }
+        try file.seekToEnd()
+        try file.write(contentsOf: Data(line.utf8))
     }
 }

@@ -7,6 +7,8 @@ import Foundation
 /// exactly once, so a cheaper daemon cannot pass by dropping work.
 struct FootprintRun: Sendable {
     let scenario: FootprintScenario
+    /// What was measured: `edge-gateway`, or `peer` (a ``PeerGateway``).
+    let subject: String
     let seconds: Double
     /// Notifications delivered to the daemon inside the window.
     let samples: Int
@@ -43,25 +45,61 @@ struct FootprintRun: Sendable {
             }
         }
         try await Task.sleep(for: .seconds(warmUp))
-        guard let pid = stage.daemon?.pid, let start = ProcessCounters(pid: pid) else { throw DemoError("the daemon is gone") }
-        let deliveredAtStart = await stage.notificationsDelivered()
-        let began = ContinuousClock.now
-        var window = FootprintWindow(start: start)
-        for _ in 0 ..< seconds {
-            try await Task.sleep(for: .seconds(1))
-            guard let reading = ProcessCounters(pid: pid) else { throw DemoError("the daemon ended during the window") }
-            window.add(reading)
-        }
-        let elapsed = began.duration(to: .now)
-        let samples = await stage.notificationsDelivered() - deliveredAtStart
+        guard let pid = stage.daemon?.pid else { throw DemoError("the daemon is gone") }
+        let (window, samples, elapsed) = try await observe([pid], on: stage, seconds: seconds)
 
         await stage.bluetoothd.setAdapterPowered(false)
         let drained = await stage.waitForDrain(within: .seconds(300)) {}
         let exit = try await stage.stopDaemon()
         let verdict = await DemoVerdict(stage: stage, drained: drained, daemonExit: exit, outageSeconds: 0, cost: nil, drain: nil)
         return FootprintRun(
-            scenario: scenario, seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
-            samples: samples, window: window, exactlyOnce: verdict.exactlyOnce, accepted: verdict.accepted)
+            scenario: scenario, subject: "edge-gateway", seconds: elapsed, samples: samples, window: window,
+            exactlyOnce: verdict.exactlyOnce, accepted: verdict.accepted)
+    }
+
+    /// Measures `peer` under `scenario` once, on a stage of its own, as `measure` does the daemon:
+    /// every strap notifying, a warm-up, the window; then the peer stops and its sink must hold
+    /// every sample the peer received, each once.
+    static func measure(_ scenario: FootprintScenario, peer: PeerGateway, seconds: Int, warmUp: Int) async throws -> FootprintRun {
+        guard scenario.notifies, !scenario.acquireNotify else {
+            throw DemoError("\(scenario.name): the peer gateway is measured only where straps notify over PropertiesChanged")
+        }
+        let stage = try await DemoStage(
+            sensors: scenario.straps, interval: .milliseconds(scenario.intervalMilliseconds ?? 1000), tokenLifetime: 3600,
+            acquireNotify: false)
+        var started: PeerGateway.Running?
+        do {
+            let running = try await peer.start(on: stage)
+            started = running
+            try await Task.sleep(for: .seconds(warmUp))
+            let (window, samples, elapsed) = try await observe(running.pids, on: stage, seconds: seconds)
+            let verdict = try await peer.stop(running, on: stage)
+            await stage.tearDown(keep: false)
+            return FootprintRun(
+                scenario: scenario, subject: "peer", seconds: elapsed, samples: samples, window: window,
+                exactlyOnce: verdict.exactlyOnce, accepted: verdict.received)
+        } catch {
+            started?.kill()
+            await stage.tearDown(keep: true)
+            throw DemoError("\(scenario.name), peer: \(error); files kept in \(stage.directory)")
+        }
+    }
+
+    /// Reads the counters of `pids` once a second for `seconds`: the window, the notifications
+    /// the straps delivered in it, and its length in seconds.
+    private static func observe(_ pids: [Int32], on stage: DemoStage, seconds: Int) async throws -> (FootprintWindow, Int, Double) {
+        guard let start = ProcessCounters(pids: pids) else { throw DemoError("the measured process is gone") }
+        let deliveredAtStart = await stage.notificationsDelivered()
+        let began = ContinuousClock.now
+        var window = FootprintWindow(start: start)
+        for _ in 0 ..< seconds {
+            try await Task.sleep(for: .seconds(1))
+            guard let reading = ProcessCounters(pids: pids) else { throw DemoError("the measured process ended during the window") }
+            window.add(reading)
+        }
+        let elapsed = began.duration(to: .now)
+        let samples = await stage.notificationsDelivered() - deliveredAtStart
+        return (window, samples, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
 
     /// CPU per notification, µs; nil with no samples.
@@ -82,4 +120,22 @@ struct FootprintRun: Sendable {
 
     /// Bytes written to storage per second.
     var bytesWrittenPerSecond: Double { Double(window.writeBytes) / seconds }
+
+    /// Scenario and subject: what runs of the same measurement share.
+    var key: String { scenario.name + "/" + subject }
+
+    /// The run as one JSON object, for `footprint --records` and `scripts/bench-peer`'s summary,
+    /// with the machine's load averages when it ended.
+    var record: String {
+        let load = ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "").split(separator: " ").prefix(3).joined(separator: " ")
+        let fields: [String: Any] = [
+            "scenario": scenario.name, "subject": subject, "seconds": seconds, "samples": samples,
+            "cpu_us_per_sample": cpuMicrosecondsPerSample ?? NSNull(), "cpu_us_per_s": cpuMicrosecondsPerSecond,
+            "rss_mb": Double(window.medianResidentBytes) / 1e6, "private_dirty_mb": Double(window.medianPrivateDirtyBytes) / 1e6,
+            "bytes_per_sample": bytesWrittenPerSample ?? NSNull(), "bytes_per_s": bytesWrittenPerSecond,
+            "wakeups_per_s": wakeUpsPerSecond, "threads": window.threadCount, "exactly_once": exactlyOnce, "load": load,
+        ]
+        let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
 }

@@ -5,23 +5,25 @@ import Foundation
 struct FootprintTable {
     let runs: [FootprintRun]
 
-    /// A Markdown table, one row per scenario, in the order the scenarios ran.
+    /// A Markdown table, one row per scenario and what was measured, in the order they ran.
     var markdown: String {
-        var names: [String] = []
-        for run in runs where !names.contains(run.scenario.name) { names.append(run.scenario.name) }
+        var keys: [String] = []
+        for run in runs where !keys.contains(run.key) { keys.append(run.key) }
         var lines = [
-            "| scenario | runs | samples/s | CPU µs/sample | CPU µs/s | RSS MB (median) | bytes written/sample | bytes written/s | wake-ups/s | threads | exactly once |",
-            "|---|---|---|---|---|---|---|---|---|---|---|",
+            "| scenario | measured | runs | samples/s | CPU µs/sample | CPU µs/s | RSS MB (median) | private dirty MB | bytes written/sample | bytes written/s | wake-ups/s | threads | exactly once |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
         ]
-        for name in names {
-            let group = runs.filter { $0.scenario.name == name }
+        for key in keys {
+            let group = runs.filter { $0.key == key }
             let rate = Self.median(group.map { Double($0.samples) / $0.seconds })
             let perSample = Self.median(group.compactMap(\.cpuMicrosecondsPerSample))
             let written = Self.median(group.compactMap(\.bytesWrittenPerSample))
             let cells = [
-                name, "\(group.count)", Self.format(rate, digits: 1), perSample.map { Self.format($0, digits: 1) } ?? "–",
+                group[0].scenario.name, group[0].subject, "\(group.count)", Self.format(rate, digits: 1),
+                perSample.map { Self.format($0, digits: 1) } ?? "–",
                 Self.format(Self.median(group.map(\.cpuMicrosecondsPerSecond)), digits: 0),
                 Self.format(Self.median(group.map { Double($0.window.medianResidentBytes) / 1e6 }), digits: 1),
+                Self.format(Self.median(group.map { Double($0.window.medianPrivateDirtyBytes) / 1e6 }), digits: 1),
                 written.map { Self.format($0, digits: 0) } ?? "–",
                 Self.format(Self.median(group.map(\.bytesWrittenPerSecond)), digits: 0),
                 Self.format(Self.median(group.map(\.wakeUpsPerSecond)), digits: 1),
@@ -37,10 +39,10 @@ struct FootprintTable {
     static func line(_ run: FootprintRun) -> String {
         let perSample = run.cpuMicrosecondsPerSample.map { Self.format($0, digits: 1) + " µs/sample, " } ?? ""
         let written = run.bytesWrittenPerSample.map { Self.format($0, digits: 0) + " B written/sample, " } ?? ""
-        return "\(run.scenario.name): \(run.samples) samples in \(Self.format(run.seconds, digits: 1)) s, " + perSample
+        return "\(run.scenario.name), \(run.subject): \(run.samples) samples in \(Self.format(run.seconds, digits: 1)) s, " + perSample
             + "\(Self.format(run.cpuMicrosecondsPerSecond, digits: 0)) µs CPU/s, RSS \(Self.format(Double(run.window.medianResidentBytes) / 1e6, digits: 1)) MB, "
-            + written + "\(Self.format(run.wakeUpsPerSecond, digits: 1)) wake-ups/s, \(run.window.threadCount) threads, "
-            + (run.exactlyOnce ? "all \(run.accepted) accepted stored exactly once" : "NOT stored exactly once")
+            + "private dirty \(Self.format(Double(run.window.medianPrivateDirtyBytes) / 1e6, digits: 1)) MB, " + written + "\(Self.format(run.wakeUpsPerSecond, digits: 1)) wake-ups/s, \(run.window.threadCount) threads, "
+            + (run.exactlyOnce ? "all \(run.accepted) samples stored exactly once" : "NOT stored exactly once")
     }
 
     private static func median(_ values: [Double]) -> Double? {

@@ -1,12 +1,14 @@
 /// What a process cost over a measurement window, from readings taken once a second: CPU and
 /// wake-ups summed over every thread seen in the window (each from its count at the start, or
-/// from zero for a thread started inside it), bytes written, and the resident set's median.
+/// from zero for a thread started inside it), bytes written, and the medians of the resident set
+/// and of the private dirty memory.
 struct FootprintWindow: Sendable {
     private var baseline: [Int32: (cpuNanoseconds: UInt64, runs: UInt64)]
     private var latest: [Int32: (cpuNanoseconds: UInt64, runs: UInt64)]
     private let firstWriteBytes: UInt64
     private var lastWriteBytes: UInt64
     private var residentBytes: [UInt64] = []
+    private var privateDirtyBytes: [UInt64] = []
     private var lastThreadCount: Int
 
     /// Opens the window at `start`.
@@ -23,6 +25,7 @@ struct FootprintWindow: Sendable {
         for (tid, counts) in reading.threads { latest[tid] = counts }
         lastWriteBytes = reading.writeBytes
         residentBytes.append(reading.residentBytes)
+        privateDirtyBytes.append(reading.privateDirtyBytes)
         lastThreadCount = reading.threads.count
     }
 
@@ -40,8 +43,13 @@ struct FootprintWindow: Sendable {
     var writeBytes: UInt64 { lastWriteBytes - firstWriteBytes }
 
     /// The median of the once-a-second resident set sizes.
-    var medianResidentBytes: UInt64 {
-        let sorted = residentBytes.sorted()
+    var medianResidentBytes: UInt64 { Self.median(residentBytes) }
+
+    /// The median of the once-a-second private dirty sizes.
+    var medianPrivateDirtyBytes: UInt64 { Self.median(privateDirtyBytes) }
+
+    private static func median(_ values: [UInt64]) -> UInt64 {
+        let sorted = values.sorted()
         return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
     }
 
