@@ -17,7 +17,7 @@ cd "$(dirname "$0")/../.."
 lab=${lab:-$(swift build -c release --show-bin-path)/edge-gateway-lab}
 seconds=${FLOOR_SECONDS:-60}
 work=$(mktemp -d)
-trap 'kill $(jobs -p) 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null; rm -rf "$work"' EXIT
 cc -O2 -Wall -o "$work/notify-floor" scripts/bench-floor/notify-floor.c $(pkg-config --cflags --libs dbus-1)
 cc -O2 -Wall -o "$work/store-floor" scripts/bench-floor/store-floor.c $(pkg-config --cflags --libs sqlite3)
 
