@@ -94,9 +94,8 @@ struct FootprintCommand: AsyncParsableCommand {
     }
 
     private static func append(_ line: String, to path: String) throws {
-        guard let file = FileHandle(forWritingAtPath: path) ?? {
-            FileManager.default.createFile(atPath: path, contents: nil) ? FileHandle(forWritingAtPath: path) : nil
-        }() else { throw ValidationError("cannot write \(path)") }
+        if !FileManager.default.fileExists(atPath: path) { FileManager.default.createFile(atPath: path, contents: nil) }
+        guard let file = FileHandle(forWritingAtPath: path) else { throw ValidationError("cannot write \(path)") }
         defer { try? file.close() }
         try file.seekToEnd()
         try file.write(contentsOf: Data(line.utf8))

@@ -41,7 +41,8 @@ struct FootprintTable {
         let written = run.bytesWrittenPerSample.map { Self.format($0, digits: 0) + " B written/sample, " } ?? ""
         return "\(run.scenario.name), \(run.subject): \(run.samples) samples in \(Self.format(run.seconds, digits: 1)) s, " + perSample
             + "\(Self.format(run.cpuMicrosecondsPerSecond, digits: 0)) µs CPU/s, RSS \(Self.format(Double(run.window.medianResidentBytes) / 1e6, digits: 1)) MB, "
-            + "private dirty \(Self.format(Double(run.window.medianPrivateDirtyBytes) / 1e6, digits: 1)) MB, " + written + "\(Self.format(run.wakeUpsPerSecond, digits: 1)) wake-ups/s, \(run.window.threadCount) threads, "
+            + "private dirty \(Self.format(Double(run.window.medianPrivateDirtyBytes) / 1e6, digits: 1)) MB, " + written
+            + "\(Self.format(run.wakeUpsPerSecond, digits: 1)) wake-ups/s, \(run.window.threadCount) threads, "
             + (run.exactlyOnce ? "all \(run.accepted) samples stored exactly once" : "NOT stored exactly once")
     }
 

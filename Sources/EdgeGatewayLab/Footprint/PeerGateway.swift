@@ -87,7 +87,8 @@ struct PeerGateway: Sendable {
         }
         running.sink.signal(SIGTERM)
         _ = await running.sink.exitStatus(within: .seconds(30))
-        let summary = ((try? String(contentsOfFile: running.sinkOutput, encoding: .utf8)) ?? "")
+        let summary =
+            ((try? String(contentsOfFile: running.sinkOutput, encoding: .utf8)) ?? "")
             .split(separator: "\n").last(where: { $0.hasPrefix("SINK ") }).map(String.init) ?? ""
         let (entries, unique, invalid) = (Self.count("entries", in: summary), Self.count("unique", in: summary), Self.count("invalid", in: summary))
         return (entries == unique && invalid == 0 && unique == received && received > 0, received)
