@@ -171,11 +171,11 @@ bench-footprint: ship
 		--gateway .build-ship/edge-gateway && \
 	FLOOR_SECONDS=$(FOOTPRINT_SECONDS) scripts/bench-floor/run.sh "$$bin/edge-gateway-lab"
 
-## bench-peer: issue 34's comparison: the shipped daemon beside the floor and, with PEER=DIR (for
-## example ../shared/peer), a peer gateway, each alone and in turns, at 1 strap × 10/s and 10 straps
-## × 1/s over PropertiesChanged; PEER_ROUNDS rounds of PEER_SECONDS windows, then medians, ratios
-## and the targets (scripts/bench-peer/run.sh; about 15 minutes a round with the peer). Figures:
-## docs/PERFORMANCE.md.
+## bench-peer: issue 34's comparison: the shipped daemon beside the floor and, with PEER=DIR (a
+## directory holding peer_gateway.py and sink.py), a peer gateway, each alone and in turns, at
+## 1 strap × 10/s and 10 straps × 1/s over PropertiesChanged; PEER_ROUNDS rounds of PEER_SECONDS
+## windows, then medians, ratios and the targets (scripts/bench-peer/run.sh; about 15 minutes a
+## round with the peer). Figures: docs/PERFORMANCE.md.
 PEER ?=
 PEER_ROUNDS ?= 3
 PEER_SECONDS ?= 120

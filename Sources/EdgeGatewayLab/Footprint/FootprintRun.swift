@@ -1,4 +1,5 @@
 import Foundation
+import OutputFormats
 
 /// One measured run of a scenario: a fresh stage (private bus, simulated straps, simulated JHE,
 /// an enrolled state directory), the release daemon started with its default timings, a
@@ -128,14 +129,34 @@ struct FootprintRun: Sendable {
     /// with the machine's load averages when it ended.
     var record: String {
         let load = ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "").split(separator: " ").prefix(3).joined(separator: " ")
-        let fields: [String: Any] = [
-            "scenario": scenario.name, "subject": subject, "seconds": seconds, "samples": samples,
-            "cpu_us_per_sample": cpuMicrosecondsPerSample ?? NSNull(), "cpu_us_per_s": cpuMicrosecondsPerSecond,
-            "rss_mb": Double(window.medianResidentBytes) / 1e6, "private_dirty_mb": Double(window.medianPrivateDirtyBytes) / 1e6,
-            "bytes_per_sample": bytesWrittenPerSample ?? NSNull(), "bytes_per_s": bytesWrittenPerSecond,
-            "wakeups_per_s": wakeUpsPerSecond, "threads": window.threadCount, "exactly_once": exactlyOnce, "load": load,
-        ]
-        let data = (try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        var json = JSONWriter()
+        func number(_ name: StaticString, _ value: Double?) {
+            json.key(name)
+            if let value, (try? json.number(value)) != nil { return }
+            json.null()
+        }
+        json.beginObject()
+        json.key("scenario")
+        json.string(scenario.name)
+        json.key("subject")
+        json.string(subject)
+        number("seconds", seconds)
+        json.key("samples")
+        json.integer(samples)
+        number("cpu_us_per_sample", cpuMicrosecondsPerSample)
+        number("cpu_us_per_s", cpuMicrosecondsPerSecond)
+        number("rss_mb", Double(window.medianResidentBytes) / 1e6)
+        number("private_dirty_mb", Double(window.medianPrivateDirtyBytes) / 1e6)
+        number("bytes_per_sample", bytesWrittenPerSample)
+        number("bytes_per_s", bytesWrittenPerSecond)
+        number("wakeups_per_s", wakeUpsPerSecond)
+        json.key("threads")
+        json.integer(window.threadCount)
+        json.key("exactly_once")
+        json.boolean(exactlyOnce)
+        json.key("load")
+        json.string(load)
+        json.endObject()
+        return json.text
     }
 }

@@ -16,12 +16,8 @@ struct ProcessCounters: Sendable {
     let residentBytes: UInt64
     let privateDirtyBytes: UInt64
 
-    /// Reads `pid`'s counters now; nil once it is gone (or `/proc` is not readable).
-    init?(pid: Int32) {
-        self.init(pids: [pid])
-    }
-
-    /// The sum of the counters of `pids`; nil once any of them is gone.
+    /// The sum of the counters of `pids` now; nil once any of them is gone (or `/proc` is not
+    /// readable).
     init?(pids: [Int32]) {
         var threads: [Int32: (UInt64, UInt64)] = [:]
         var (written, resident, dirty): (UInt64, UInt64, UInt64) = (0, 0, 0)
