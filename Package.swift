@@ -41,6 +41,7 @@ let package = Package(
         .target(
             name: "OfflineQueue",
             dependencies: [
+                "CLinux",
                 "CSQLite",
                 "DurableFile",
                 "OutputFormats",

@@ -16,6 +16,8 @@
  *   them through clinux_set_concurrency_hooks, since Swift 6 refuses a mutable C global.
  * - posix_spawn_file_actions_addclosefrom_np(3) (glibc 2.34): a spawned child gets none of the
  *   parent's descriptors beyond the ones it is given; declared here like ppoll.
+ * - O_DIRECT, which glibc defines only under _GNU_SOURCE: the kernel's value for each
+ *   architecture the gateway is built for (the queue's ingest journal writes through it).
  */
 #ifndef CLINUX_SHIM_H
 #define CLINUX_SHIM_H
@@ -61,4 +63,16 @@ static inline void clinux_set_concurrency_hooks(void *global, void *main) {
 static inline int clinux_thread_id(void) {
     return (int)syscall(SYS_gettid);
 }
+
+/* open(2)'s O_DIRECT: the kernel ABI's value on x86 and on Arm (each arch's uapi asm/fcntl.h). */
+static inline int clinux_o_direct(void) {
+#if defined(__x86_64__) || defined(__i386__)
+    return 040000;
+#elif defined(__aarch64__) || defined(__arm__)
+    return 0200000;
+#else
+#error "O_DIRECT: unknown architecture"
+#endif
+}
+
 #endif

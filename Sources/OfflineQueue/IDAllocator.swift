@@ -14,6 +14,20 @@ struct IDAllocator {
         return IDAllocator(next: limit, limit: limit)
     }
 
+    /// Whether `count` more ids fit in the block already reserved, so ``allocate(_:in:)``
+    /// would write nothing.
+    func hasReserved(_ count: Int) -> Bool {
+        next + Int64(count) <= limit
+    }
+
+    /// Hands out `count` ids of the block already reserved (``hasReserved(_:)`` must be true);
+    /// returns the first.
+    mutating func allocateReserved(_ count: Int) -> Int64 {
+        precondition(hasReserved(count), "allocateReserved past the reserved block")
+        defer { next += Int64(count) }
+        return next
+    }
+
     /// Reserves `count` consecutive ids inside the caller's transaction; returns the first.
     mutating func allocate(_ count: Int, in db: SQLiteConnection) throws(SQLiteError) -> Int64 {
         let first = next

@@ -5,11 +5,12 @@ import Foundation
 #endif
 import Glibc
 
-/// A durable store-and-forward queue of opaque records in one SQLite file.
+/// A durable store-and-forward queue of opaque records in one SQLite file, with an ingest
+/// journal in front of it (`<file>.ingest`, see `IngestJournal`).
 ///
 /// Guarantees: a record is *accepted* when ``append(_:)`` returns, which happens when its group
-/// commit (WAL, `synchronous=FULL`) has reached the disk, so it survives `kill -9` and power
-/// loss. It then stays until ``ack(_:)`` deletes it, ``reject(_:reason:)`` moves it to the
+/// commit has reached the disk (the journal's block after `fdatasync`, or, without a journal,
+/// SQLite's WAL with `synchronous=FULL`), so it survives `kill -9` and power loss. It then stays until ``ack(_:)`` deletes it, ``reject(_:reason:)`` moves it to the
 /// dead-letter table, or the bounds evict it (oldest pending first, always counted). Leases hand
 /// each record to one consumer at a time and lapse on their own, so a crashed consumer strands
 /// nothing. Other processes may read (and change) the file while it is open here.
@@ -28,7 +29,11 @@ package final class OfflineQueue: Sendable {
         self.path = path
         self.recovery = recovery
         self.clock = configuration.clock
-        self.store = QueueStore(connection: connection, path: path, configuration: configuration)
+        do {
+            self.store = try QueueStore(connection: connection, path: path, configuration: configuration, access: access)
+        } catch {
+            throw QueueError.writing(error, path: path)
+        }
     }
 
     /// Appends one record; returns its id once it is accepted (its group commit is durable).
@@ -101,7 +106,7 @@ package final class OfflineQueue: Sendable {
     package func stats() async throws(QueueError) -> QueueStats {
         let now = clock.nanosecondsSince1970()
         var stats = try await consuming { try $0.stats(now: now) }
-        stats.databaseBytes = Self.fileSize(path) + Self.fileSize(path + "-wal")
+        stats.databaseBytes = Self.fileSize(path) + Self.fileSize(path + "-wal") + Self.fileSize(IngestReplay.journalPath(for: path))
         return stats
     }
 
@@ -113,7 +118,11 @@ package final class OfflineQueue: Sendable {
     /// Live (pending and leased) records with ids above `id`, in id (acceptance) order: a page
     /// of an export that does not hold a read transaction open for the whole backlog.
     package func records(after id: Int64, limit: Int) async throws(QueueError) -> [QueuedRecord] {
-        try await reading { db in try QueueReport.records(db, after: id, limit: limit) }
+        do {
+            return try await store.liveRecords(after: id, limit: limit)
+        } catch {
+            throw QueueError.reading(error, path: path)
+        }
     }
 
     /// Runs `sql` on the store's connection and returns the first column of each row as text:

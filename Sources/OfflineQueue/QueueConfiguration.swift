@@ -26,6 +26,14 @@ package struct QueueConfiguration: Sendable {
     /// 71 bytes per commit, 512-byte pages (SQLite's smallest) write the fewest bytes to
     /// storage per record of the sizes measured (`edge-gateway-bench queue`; README).
     package var pageSize = 512
+    /// Size of the ingest journal in front of the SQLite file (`IngestJournal`): each group
+    /// commit writes one 4 KiB block there, and records reach SQLite only if the consumer has
+    /// not taken and acknowledged them by the time their block is retired. 0: no journal, every
+    /// commit goes to SQLite (the held queue, which another process may lease from).
+    package var ingestBytes = 4 << 20
+    /// Most records the journal keeps to itself (in memory, unacknowledged); past it, its
+    /// oldest commits are retired into SQLite, as they are once it is half full.
+    package var ingestRetainedRecords = 4_000
     /// Source of wall-clock time for leases, ages and dead letters.
     package var clock: any QueueClock = SystemQueueClock()
     /// Where the queue reports evictions, recoveries and storage faults.

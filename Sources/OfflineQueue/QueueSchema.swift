@@ -12,6 +12,9 @@
 ///   instead of rewriting the records' pages, and acking deletes both.
 /// - `streams` stores each stream key once; records refer to it by a small integer.
 /// - `payload` is the last column so reading the others never touches overflow pages.
+///
+/// Schema v3 adds `ingest`: records reach these tables through the ingest journal, in batches,
+/// and only if they are not delivered first.
 enum QueueSchema {
     /// A condition on `records t` true for records no lease holds (not even a lapsed one).
     static let unleased = "NOT EXISTS (SELECT 1 FROM leases l WHERE l.id = t.id)"
@@ -93,6 +96,18 @@ enum QueueSchema {
                     FROM dead_letters d JOIN streams s ON s.key = d.stream;
                 DROP TABLE dead_letters;
                 ALTER TABLE dead_letters_v2 RENAME TO dead_letters;
+                """)
+        // v3: the ingest journal in front of the tables (`Ingest/IngestJournal.swift`): which
+        // journal file belongs to this queue and the first of its commits not yet retired into
+        // the tables. No row until the owner first opens the file with a journal.
+        migrator.register(
+            "v3",
+            script: """
+                CREATE TABLE ingest (
+                    singleton INTEGER PRIMARY KEY CHECK (singleton = 0),
+                    file_id INTEGER NOT NULL,
+                    head INTEGER NOT NULL
+                );
                 """)
         return migrator
     }

@@ -23,10 +23,17 @@ actor QueueStore {
     let connection: SQLiteConnection
     let path: String
     let configuration: QueueConfiguration
-    private let eviction: EvictionPolicy
-    private var totals: LiveTotals?
-    private var allocator: IDAllocator?
-    private var streams = StreamKeys()
+    let eviction: EvictionPolicy
+    /// Live records in SQLite (the journal's are in `residents`).
+    var totals: LiveTotals?
+    var allocator: IDAllocator?
+    var streams = StreamKeys()
+    /// The owner's ingest journal, where commits go first (nil: straight to SQLite).
+    let journal: IngestJournal?
+    /// The records only the journal holds.
+    var residents = IngestResidents()
+    /// Whether another process owns the file (and its journal, read for counts and listings).
+    let attached: Bool
     private var waiting: [Waiting] = []
     private var waitingCount = 0
     private var timer: Task<Void, Never>?
@@ -36,10 +43,15 @@ actor QueueStore {
     private var slowSince: ContinuousClock.Instant?
     private var closed = false
 
-    init(connection: sending SQLiteConnection, path: String, configuration: QueueConfiguration) {
+    /// The store of an open file; the owner's first moves what its journal holds into SQLite.
+    init(connection: sending SQLiteConnection, path: String, configuration: QueueConfiguration, access: QueueAccess) throws {
         self.connection = connection
         self.path = path
         self.configuration = configuration
+        self.attached = access == .attach
+        self.journal = access == .owner
+            ? try IngestReplay.open(queuePath: path, db: connection, bytes: configuration.ingestBytes, logger: configuration.logger)
+            : nil
         self.eviction = EvictionPolicy(
             maxRecords: configuration.maxRecords, maxBytes: configuration.maxBytes,
             maxAgeNanoseconds: Self.nanoseconds(configuration.maxAge))
@@ -72,9 +84,19 @@ actor QueueStore {
         if let storageFault, waitingCount > 0 { throw storageFault }
     }
 
-    /// Flushes, then refuses further appends; records that still cannot be written fail.
+    /// Flushes, retires the journal into SQLite (so a stopped gateway's queue is one file),
+    /// then refuses further appends; records that still cannot be written fail.
     func close() {
         commitWaiting()
+        if let journal, !closed {
+            do {
+                try retire(count: journal.live.count)
+            } catch {
+                configuration.logger.warning(
+                    "could not retire the ingest journal at close; the next start moves its records into the queue file",
+                    metadata: ["error": "\(QueueError.writing(error, path: path))"])
+            }
+        }
         closed = true
         timer?.cancel()
         timer = nil
@@ -125,26 +147,58 @@ actor QueueStore {
         if foreignChange { allocator = nil }
         var result = stats
         (result.unflushed, result.storageFault) = (waitingCount, storageFault)
+        let (held, leased, front) = try journalCounts(now: now)
+        result.pending += held - leased
+        result.leased += leased
+        if let front { result.oldestPendingAgeNanoseconds = max(result.oldestPendingAgeNanoseconds ?? 0, max(0, now - front)) }
         return result
+    }
+
+    /// The journal's live records, those leased, and the capture time of its first pending
+    /// one: the owner's from memory, another process's read from the journal.
+    private func journalCounts(now: Int64) throws -> (Int, Int, Int64?) {
+        if attached {
+            let records = try read { try IngestReplay.pending(queuePath: path, db: $0) }
+            return (records.count, 0, records.first?.captureTime)
+        }
+        let (leased, front) = residents.leaseCounts(now: now)
+        return (residents.count, leased, front)
+    }
+
+    /// Live records with ids above `id`, up to `limit`, in id order: SQLite's and the journal's.
+    func liveRecords(after id: Int64, limit: Int) throws -> [QueuedRecord] {
+        let stored = try read { try QueueReport.records($0, after: id, limit: limit) }
+        let held = attached
+            ? try read { db in try IngestReplay.pending(queuePath: path, db: db).filter { $0.id > id } }
+            : residents.records(after: id, limit: limit)
+        let storedIDs = Set(stored.map(\.id))
+        return (stored + held.filter { !storedIDs.contains($0.id) }).sorted { $0.id < $1.id }.prefix(limit).map { $0 }
     }
 
     /// Writes every waiting record in one transaction, enforcing the bounds, then resumes the
     /// callers. On a full disk the records stay waiting and a retry is scheduled.
-    private func commitWaiting() {
+    func commitWaiting() {
         timer?.cancel()
         timer = nil
-        guard !waiting.isEmpty else { return }
+        guard !waiting.isEmpty || (journal != nil && residents.hasGone) else { return }
         let batch = waiting
         let count = waitingCount
         let now = configuration.clock.nanosecondsSince1970()
         let started = ContinuousClock.now
         do {
-            let (ids, evicted, streamIDs) = try transaction { db, totals, allocator in
-                let streamIDs = try streams.ids(for: Set(batch.lazy.flatMap(\.records).map(\.stream)), in: db)
-                let ids = try Self.insert(batch.map(\.records), streamIDs: streamIDs, allocator: &allocator, totals: &totals, in: db)
-                return (ids, try eviction.enforce(db, now: now, totals: &totals), streamIDs)
+            let ids: [[Int64]]
+            let evicted: [String: Int]
+            if let journal, let committed = try commitToJournal(journal, batch.map(\.records), now: now) {
+                (ids, evicted) = committed
+            } else {
+                let streamIDs: [String: Int64]
+                (ids, evicted, streamIDs) = try transaction { db, totals, allocator in
+                    let streamIDs = try streams.ids(for: Set(batch.lazy.flatMap(\.records).map(\.stream)), in: db)
+                    let ids = try Self.insert(batch.map(\.records), streamIDs: streamIDs, allocator: &allocator, totals: &totals, in: db)
+                    return (ids, try eviction.enforce(db, now: now, totals: &totals), streamIDs)
+                }
+                streams.remember(streamIDs)
             }
-            streams.remember(streamIDs)
             waiting = []
             waitingCount = 0
             noteRecovery()
@@ -198,7 +252,8 @@ actor QueueStore {
         return ids
     }
 
-    private func scheduleCommit() {
+    /// Schedules a commit (for ids gone from the journal to be written down) if none is due.
+    func scheduleCommit() {
         guard timer == nil else { return }
         timerGeneration += 1
         let generation = timerGeneration

@@ -17,6 +17,23 @@ struct StreamKeys {
         return found
     }
 
+    /// The ids of `keys` if every one is known already (no write needed), else nil.
+    func knownIDs(for keys: some Sequence<String>) -> [String: Int64]? {
+        var found: [String: Int64] = [:]
+        for key in keys {
+            guard let id = known[key] else { return nil }
+            found[key] = id
+        }
+        return found
+    }
+
+    /// Every key by its id, read from the file (what a journal's records name).
+    static func keysByID(in db: SQLiteConnection) throws(SQLiteError) -> [Int64: String] {
+        var keys: [Int64: String] = [:]
+        for row in try db.rows("SELECT id, key FROM streams", keep: false) { keys[try row.int64(0)] = try row.text(1) }
+        return keys
+    }
+
     /// Keeps the mappings returned by ``ids(for:in:)`` after its transaction committed.
     mutating func remember(_ mappings: [String: Int64]) {
         known = mappings

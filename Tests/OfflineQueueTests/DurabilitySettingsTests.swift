@@ -24,7 +24,7 @@ struct DurabilitySettingsTests {
         let fixture = try QueueFixture()
         defer { fixture.directory.remove() }
         let queue = try fixture.open()
-        #expect(try await queue.onStoreConnection("SELECT identifier FROM grdb_migrations ORDER BY identifier") == ["v1", "v2"])
+        #expect(try await queue.onStoreConnection("SELECT identifier FROM grdb_migrations ORDER BY identifier") == ["v1", "v2", "v3"])
         await queue.close()
     }
 }

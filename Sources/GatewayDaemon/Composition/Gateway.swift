@@ -190,7 +190,7 @@ package struct Gateway {
             group.addTask {
                 try await BlockingWorkExecutor.storage.run {
                     let queue = try Self.openQueue(directory + "/queue.sqlite", bounds: bounds, logger: logger, counters: counters)
-                    let held = try Self.openQueue(directory + "/" + HeldSamples.fileName, bounds: bounds, logger: logger, evictByAge: false, counters: counters)
+                    let held = try Self.openQueue(directory + "/" + HeldSamples.fileName, bounds: bounds, logger: logger, held: true, counters: counters)
                     return (queue, held)
                 }
             }
@@ -212,9 +212,9 @@ package struct Gateway {
     }
 
     private static func openQueue(
-        _ path: String, bounds: GatewayConfiguration.Queue, logger: Logger, evictByAge: Bool = true, counters: DaemonCounters
+        _ path: String, bounds: GatewayConfiguration.Queue, logger: Logger, held: Bool = false, counters: DaemonCounters
     ) throws -> OfflineQueue {
-        var settings = Self.queueSettings(bounds, logger: logger, evictByAge: evictByAge)
+        var settings = Self.queueSettings(bounds, logger: logger, held: held)
         settings.storageFaultObserver = { fault in counters.update { $0.storage(fault) } }
         settings.slowCommitObserver = { duration in counters.update { $0.commitDuration(duration) } }
         let queue: OfflineQueue
@@ -234,14 +234,16 @@ package struct Gateway {
         return queue
     }
 
-    /// The configured bounds and group commit. The held queue is not trimmed by age
-    /// (`evictByAge` false): its capture times come from an unsynchronised clock, and the jump at
-    /// synchronisation would make every held sample look ancient.
-    static func queueSettings(_ bounds: GatewayConfiguration.Queue, logger: Logger, evictByAge: Bool) -> QueueConfiguration {
+    /// The configured bounds and group commit. The held queue is not trimmed by age: its capture
+    /// times come from an unsynchronised clock, and the jump at synchronisation would make every
+    /// held sample look ancient. It has no ingest journal either: `queue release-held` leases
+    /// from it beside the daemon, and a journal's records are the daemon's alone until retired.
+    static func queueSettings(_ bounds: GatewayConfiguration.Queue, logger: Logger, held: Bool) -> QueueConfiguration {
         var settings = QueueConfiguration()
         settings.maxRecords = bounds.maxRecords
         settings.maxBytes = bounds.maxBytes
-        settings.maxAge = evictByAge ? bounds.maxAge : .seconds(100 * 365 * 24 * 3600)
+        settings.maxAge = held ? .seconds(100 * 365 * 24 * 3600) : bounds.maxAge
+        if held { settings.ingestBytes = 0 }
         settings.commitInterval = bounds.commitInterval
         settings.commitMax = bounds.commitMax
         settings.maxUnflushedRecords = bounds.maxInMemory

@@ -51,7 +51,7 @@ struct ClockRepairTests {
     static let trueStart: Int64 = 1_795_000_000 * 1_000_000_000
     static let wrongStart: Int64 = 1_700_000_000 * 1_000_000_000
     /// The daemon's settings for the held queue: no eviction by (untrustworthy) age.
-    static let heldSettings = Gateway.queueSettings(GatewayConfiguration.Queue(), logger: Logger(label: "test"), evictByAge: false)
+    static let heldSettings = Gateway.queueSettings(GatewayConfiguration.Queue(), logger: Logger(label: "test"), held: true)
 
     static func sample(at time: CaptureTime) -> HeartRateSample {
         HeartRateSample(
