@@ -4,8 +4,10 @@ import Glibc
 /// A `subscribe(toBytesOf:…)` subscriber: one byte-array property of one object.
 ///
 /// Its path, interface and property name are kept as C strings too, so that a `PropertiesChanged`
-/// is compared with them inside libdbus's message, without a Swift string made per signal.
-struct PropertyBytesSubscriber {
+/// is compared with them inside libdbus's message, without a Swift string made per signal. A
+/// class: the connection looks at its subscribers for every notification, and a reference is
+/// one retain where a copy of this struct was one per field.
+final class PropertyBytesSubscriber: Sendable {
     /// What the bus was asked for: the sender's `PropertiesChanged` at the path, for the interface.
     let rule: DBusMatchRule
     let property: String

@@ -33,9 +33,10 @@ extension QueueStore {
     func ack(_ ids: [Int64]) throws -> Int {
         let (held, rest) = takeFromJournal(ids)
         guard !rest.isEmpty else { return held.count }
-        return try held.count + transaction { db, totals, _ in
-            try Self.remove(rest, in: db, totals: &totals)
-        }
+        return try held.count
+            + transaction { db, totals, _ in
+                try Self.remove(rest, in: db, totals: &totals)
+            }
     }
 
     /// Deletes the lease rows of `ids` (every lease, when nil), returning those records to
@@ -43,10 +44,11 @@ extension QueueStore {
     func release(_ ids: [Int64]?) throws -> Int {
         let now = configuration.clock.nanosecondsSince1970()
         let held = residents.release(ids, now: now)
-        return try held + transaction { db, _, _ in
-            guard let ids else { return try db.rows("DELETE FROM leases RETURNING id").count }
-            return try RecordIDs.fetch("DELETE FROM leases WHERE id IN (?IDS?) RETURNING id", ids: ids, in: db).count
-        }
+        return try held
+            + transaction { db, _, _ in
+                guard let ids else { return try db.rows("DELETE FROM leases RETURNING id").count }
+                return try RecordIDs.fetch("DELETE FROM leases WHERE id IN (?IDS?) RETURNING id", ids: ids, in: db).count
+            }
     }
 
     /// Moves records to the dead-letter table with `reason`; returns how many moved.

@@ -60,7 +60,8 @@ extension QueueStore {
             let record = batches[entry][index]
             ids[entry][index] = first + Int64(offset)
             accepted.append(
-                QueuedRecord(id: first + Int64(offset), payload: record.payload, stream: record.stream, captureTime: record.captureTime, version: record.version))
+                QueuedRecord(
+                    id: first + Int64(offset), payload: record.payload, stream: record.stream, captureTime: record.captureTime, version: record.version))
         }
         residents.add(accepted)
         return (ids, keepJournalWithinBounds(journal, now: now))

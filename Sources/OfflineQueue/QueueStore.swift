@@ -36,7 +36,9 @@ actor QueueStore {
     let attached: Bool
     private var waiting: [Waiting] = []
     private var waitingCount = 0
-    private var timer: Task<Void, Never>?
+    /// The generation of the commit timer set, nil when none is: a timer of an older one (its
+    /// commit came first) finds it changed and does nothing.
+    private var timer: Int?
     private var timerGeneration = 0
     private var storageFault: QueueError?
     private var evictedInEpisode: Int?
@@ -49,7 +51,8 @@ actor QueueStore {
         self.path = path
         self.configuration = configuration
         self.attached = access == .attach
-        self.journal = access == .owner
+        self.journal =
+            access == .owner
             ? try IngestReplay.open(queuePath: path, db: connection, bytes: configuration.ingestBytes, logger: configuration.logger)
             : nil
         self.eviction = EvictionPolicy(
@@ -98,7 +101,6 @@ actor QueueStore {
             }
         }
         closed = true
-        timer?.cancel()
         timer = nil
         let error = storageFault ?? QueueError(.closed, "the queue \(path) was closed")
         for entry in waiting { entry.continuation.resume(throwing: error) }
@@ -168,7 +170,8 @@ actor QueueStore {
     /// Live records with ids above `id`, up to `limit`, in id order: SQLite's and the journal's.
     func liveRecords(after id: Int64, limit: Int) throws -> [QueuedRecord] {
         let stored = try read { try QueueReport.records($0, after: id, limit: limit) }
-        let held = attached
+        let held =
+            attached
             ? try read { db in try IngestReplay.pending(queuePath: path, db: db).filter { $0.id > id } }
             : residents.records(after: id, limit: limit)
         let storedIDs = Set(stored.map(\.id))
@@ -178,7 +181,6 @@ actor QueueStore {
     /// Writes every waiting record in one transaction, enforcing the bounds, then resumes the
     /// callers. On a full disk the records stay waiting and a retry is scheduled.
     func commitWaiting() {
-        timer?.cancel()
         timer = nil
         guard !waiting.isEmpty || (journal != nil && residents.hasGone) else { return }
         let batch = waiting
@@ -252,21 +254,21 @@ actor QueueStore {
         return ids
     }
 
-    /// Schedules a commit (for ids gone from the journal to be written down) if none is due.
+    /// Schedules a commit (for ids gone from the journal to be written down) if none is due,
+    /// on the storage thread's own timers: a commit wakes that thread alone.
     func scheduleCommit() {
         guard timer == nil else { return }
         timerGeneration += 1
         let generation = timerGeneration
+        timer = generation
         let delay = storageFault == nil ? configuration.commitInterval : configuration.storageRetryInterval
-        timer = Task { [weak self] in
-            try? await ProcessExecutor.sleep(for: delay)
-            guard !Task.isCancelled else { return }
-            await self?.timerFired(generation: generation)
+        BlockingWorkExecutor.storage.after(delay) { [weak self] in
+            self?.assumeIsolated { $0.timerFired(generation: generation) }
         }
     }
 
     private func timerFired(generation: Int) {
-        guard generation == timerGeneration, timer != nil else { return }
+        guard timer == generation else { return }
         timer = nil
         commitWaiting()
     }

@@ -7,15 +7,39 @@ import Synchronization
 /// and answering `status`.
 ///
 /// The thread is started at the first job and sleeps on a condition variable while there is
-/// nothing to do: no timer, no polling. Jobs run one at a time, first in, first out.
-package final class BlockingWorkExecutor: SerialExecutor, @unchecked Sendable {
+/// nothing to do: no polling. Jobs run one at a time, first in, first out. It keeps timers of
+/// its own (``after(_:_:)``): a group commit falls due on this thread, without waking the
+/// process loop to wake this one.
+///
+/// It is a task executor too: a task that prefers it (`withTaskExecutorPreference`) runs its
+/// nonisolated code here, and a continuation resumed for it comes back here (the runtime sends
+/// a resumed continuation to the global executor, the process loop, unless the task has a
+/// preference), so the intake's commit, wait and next batch never leave this thread.
+package final class BlockingWorkExecutor: SerialExecutor, TaskExecutor, @unchecked Sendable {
+    private struct Timer {
+        let deadline: UInt64
+        let action: @Sendable () -> Void
+    }
+
     private struct Queue {
         var jobs: [UnownedJob] = []
+        /// Few (a commit timer per queue file), so a list, not a heap.
+        var timers: [Timer] = []
         var started = false
+
+        /// Takes the timers due at `now`, in deadline order.
+        mutating func takeDue(at now: UInt64) -> [Timer] {
+            guard timers.contains(where: { $0.deadline <= now }) else { return [] }
+            let due = timers.filter { $0.deadline <= now }.sorted { $0.deadline < $1.deadline }
+            timers.removeAll { $0.deadline <= now }
+            return due
+        }
     }
 
     private let name: String
     private let queue = Mutex(Queue())
+    /// The thread's `pthread_self()`, 0 before it starts (for ``checkIsolated()``).
+    private let thread = Atomic<UInt>(0)
     /// The pthread objects live at fixed addresses, as pthreads require.
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
@@ -24,7 +48,11 @@ package final class BlockingWorkExecutor: SerialExecutor, @unchecked Sendable {
     package init(name: String) {
         self.name = name
         pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
     }
 
     /// The executor the storage of this process runs on: one thread for every queue file, since
@@ -34,8 +62,25 @@ package final class BlockingWorkExecutor: SerialExecutor, @unchecked Sendable {
     /// Queues `job` for the thread, starting the thread at the first job.
     package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
+        wake(afterChanging: { $0.jobs.append(job) })
+    }
+
+    /// Runs `action` on this executor's thread once `delay` has passed, between two jobs. An
+    /// actor of this executor reaches its state there with `assumeIsolated`.
+    package func after(_ delay: Duration, _ action: @escaping @Sendable () -> Void) {
+        let deadline = MonotonicTime.now() &+ MonotonicTime.nanoseconds(delay)
+        wake(afterChanging: { $0.timers.append(Timer(deadline: deadline, action: action)) })
+    }
+
+    /// Whether the caller runs on this executor's thread: what `assumeIsolated` asks outside
+    /// a job (in a timer's action).
+    package func checkIsolated() {
+        precondition(thread.load(ordering: .acquiring) == pthread_self(), "not on the \(name) thread")
+    }
+
+    private func wake(afterChanging change: (inout Queue) -> Void) {
         let start = queue.withLock { queue in
-            queue.jobs.append(job)
+            change(&queue)
             defer { queue.started = true }
             return !queue.started
         }
@@ -60,25 +105,38 @@ package final class BlockingWorkExecutor: SerialExecutor, @unchecked Sendable {
         UnownedSerialExecutor(ordinary: self)
     }
 
+    /// This executor, for a task's preference.
+    package func asUnownedTaskExecutor() -> UnownedTaskExecutor {
+        UnownedTaskExecutor(ordinary: self)
+    }
+
     private func run() {
-        let executor = asUnownedSerialExecutor()
+        thread.store(pthread_self(), ordering: .releasing)
+        let (serial, task) = (asUnownedSerialExecutor(), asUnownedTaskExecutor())
         while true {
             pthread_mutex_lock(mutex)
-            var jobs = queue.withLock { queue in
-                defer { queue.jobs.removeAll(keepingCapacity: true) }
-                return queue.jobs
-            }
-            // Checked under the mutex the enqueuer signals under, so a job queued between the
-            // take above and the wait below is not slept through.
-            while jobs.isEmpty {
-                pthread_cond_wait(condition, mutex)
-                jobs = queue.withLock { queue in
-                    defer { queue.jobs.removeAll(keepingCapacity: true) }
-                    return queue.jobs
+            var jobs: [UnownedJob] = []
+            var due: [Timer] = []
+            // Checked under the mutex the enqueuer signals under, so a job or timer added
+            // between the take and the wait is not slept through.
+            while true {
+                let now = MonotonicTime.now()
+                let next = queue.withLock { queue -> UInt64? in
+                    swap(&jobs, &queue.jobs)
+                    due = queue.takeDue(at: now)
+                    return queue.timers.map(\.deadline).min()
+                }
+                guard jobs.isEmpty, due.isEmpty else { break }
+                if let next {
+                    var until = timespec(tv_sec: Int(next / 1_000_000_000), tv_nsec: Int(next % 1_000_000_000))
+                    pthread_cond_timedwait(condition, mutex, &until)
+                } else {
+                    pthread_cond_wait(condition, mutex)
                 }
             }
             pthread_mutex_unlock(mutex)
-            for job in jobs { job.runSynchronously(on: executor) }
+            for timer in due { timer.action() }
+            for job in jobs { job.runSynchronously(isolatedTo: serial, taskExecutor: task) }
         }
     }
 }

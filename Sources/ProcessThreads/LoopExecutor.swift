@@ -77,7 +77,7 @@ final class LoopExecutor: TaskExecutor, @unchecked Sendable {
     /// libdispatch's timers, which would wake a pool thread for every sleep.
     func sleep(for duration: Duration) async throws {
         let timer = LoopTimer()
-        let deadline = Self.now() &+ Self.nanoseconds(duration)
+        let deadline = MonotonicTime.now() &+ MonotonicTime.nanoseconds(duration)
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
                 if timer.sleep(continuation) { schedule(timer, deadline: deadline) }
@@ -112,7 +112,7 @@ final class LoopExecutor: TaskExecutor, @unchecked Sendable {
                 queues.parked = false
                 guard !queues.stopping else { return nil }
                 swap(&batch, &queues.ready)
-                let now = Self.now()
+                let now = MonotonicTime.now()
                 while let timer = queues.timers.popDue(at: now) { due.append(timer) }
                 guard batch.isEmpty, due.isEmpty else { return 0 }
                 queues.parked = true
@@ -151,18 +151,5 @@ final class LoopExecutor: TaskExecutor, @unchecked Sendable {
             var count: UInt64 = 0
             _ = read(wakeDescriptor, &count, MemoryLayout<UInt64>.size)
         }
-    }
-
-    private static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) &* 1_000_000_000 &+ UInt64(time.tv_nsec)
-    }
-
-    private static func nanoseconds(_ duration: Duration) -> UInt64 {
-        let (seconds, attoseconds) = duration.components
-        guard seconds >= 0, attoseconds >= 0 else { return 0 }
-        let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
-        return overflow ? UInt64.max / 2 : whole &+ UInt64(attoseconds / 1_000_000_000)
     }
 }

@@ -12,7 +12,9 @@ import Testing
         IngestBlock(
             sequence: sequence, firstID: 1_000,
             records: (0 ..< records).map {
-                IngestBlock.Record(stream: Int64($0 % 2 + 1), captureTime: 1_800_000_000_000_000_000 + Int64($0) * 100_000_000, version: 1, payload: Array(repeating: UInt8($0), count: 69))
+                IngestBlock.Record(
+                    stream: Int64($0 % 2 + 1), captureTime: 1_800_000_000_000_000_000 + Int64($0) * 100_000_000, version: 1,
+                    payload: Array(repeating: UInt8($0), count: 69))
             },
             gone: [(first: 900, count: 10), (first: 950, count: 1)])
     }
@@ -143,4 +145,3 @@ import Testing
         await queue.close()
     }
 }
-

@@ -8,6 +8,9 @@ import ServiceLifecycle
 /// or, when the wall clock was not synchronised at capture, to the held queue until clock repair
 /// re-stamps them. A sample is *accepted* when its append returns.
 ///
+/// It runs on the storage thread, as the queues do, so a commit wakes that one thread: the
+/// commit timer falls due there, the intake resumes there and takes the next batch.
+///
 /// On graceful shutdown the buffer is closed and drained, so the last group commit reaches the
 /// disk before the process exits (the sensors stop first: they come later in the service group).
 package struct SampleIntake: Service {
@@ -49,8 +52,10 @@ package struct SampleIntake: Service {
         try await withGracefulShutdownHandler {
             let storageFailure = try await withThrowingTaskGroup { group in
                 group.addTask { await watchStorage() }
-                while let batch = await buffer.takeAll() {
-                    await store(batch)
+                await withTaskExecutorPreference(BlockingWorkExecutor.storage) {
+                    while let batch = await buffer.takeAll() {
+                        await store(batch)
+                    }
                 }
                 group.cancelAll()
                 return try await group.next() ?? nil

@@ -192,10 +192,10 @@ package struct CounterBoard: Sendable {
     /// Changes a tracked strap's entry. Events about a strap no longer bound (its supervisor's
     /// last words, uploads of its backlog) change nothing: they must not bring back a strap
     /// that `forget` removed.
+    /// Changes a tracked strap's entry in place (one lookup, no copy of its strings).
     private mutating func update(_ address: BluetoothAddress, _ change: (inout GatewayStatusReport.SensorStatus) -> Void) {
-        guard var entry = sensors[address] else { return }
-        change(&entry)
-        sensors[address] = entry
+        guard let index = sensors.index(forKey: address) else { return }
+        change(&sensors.values[index])
     }
 
     private static func emptyStatus(_ address: BluetoothAddress) -> GatewayStatusReport.SensorStatus {

@@ -200,7 +200,8 @@ final class IngestJournal {
     /// whose commits were replayed before) rather than one whose blocks could be misread.
     private static func initialize(_ descriptor: Int32, path: String, fileID: UInt64, head: UInt64, blocks: Int) throws(QueueError) {
         let zeros = [UInt8](repeating: 0, count: 64 * blockSize)
-        var ok = ftruncate(descriptor, off_t(blocks * blockSize)) == 0
+        var ok =
+            ftruncate(descriptor, off_t(blocks * blockSize)) == 0
             && zeros.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, blockSize, 0) } == blockSize
         var offset = blockSize
         while ok, offset < blocks * blockSize {
@@ -209,7 +210,8 @@ final class IngestJournal {
             offset += count
         }
         let first = firstBlock(fileID: fileID, head: head)
-        ok = ok && fsync(descriptor) == 0 && first.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) } == blockSize
+        ok =
+            ok && fsync(descriptor) == 0 && first.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, $0.count, 0) } == blockSize
             && fsync(descriptor) == 0
         guard ok else { throw failure("initialize", path) }
         _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_DONTNEED)
