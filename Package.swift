@@ -111,6 +111,7 @@ let package = Package(
             name: "GatewayDaemon",
             dependencies: [
                 "BlueZ",
+                "CLinux",
                 "GatewayConfiguration",
                 "GatewayPipeline",
                 "GatewayStatus",

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import GatewayTestSupport
 @testable import Uplink
 
 /// libFuzzer entry point (`make fuzz`) for what a server sends back: the batch reply to
@@ -13,6 +14,7 @@ import Foundation
 /// acknowledge what the server did not answer: samples leave the queue only on a 200 whose
 /// readable Bundle holds exactly one entry per sample sent. A token taken from a reply must
 /// have a lifetime from 1 s to a year whose expiry cannot overflow, whatever the clock says.
+/// The gateway's own reader of batch replies reads only what `JSONDecoder` reads, as it reads it.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func uplinkReplyFuzzer(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard size >= 3, let data else { return 0 }
@@ -25,12 +27,19 @@ public func uplinkReplyFuzzer(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int
     case .entries(let outcomes):
         precondition(status == 200, "entries from HTTP \(status)")
         precondition(outcomes.count == sent, "\(outcomes.count) outcomes for \(sent) entries sent")
-        let bundle = try? JSONDecoder().decode(FHIRBatchResponse.self, from: reply.body)
+        let bundle = FHIRBatchResponse.decode(reply.body)
         precondition(bundle?.resourceType == "Bundle" && bundle?.entry?.count == sent, "acknowledged an unreadable reply")
     case .transient(_, let retryAfter, _):
         if let retryAfter { precondition(retryAfter >= .zero, "negative Retry-After \(retryAfter)") }
     case .unauthorized, .wholeRequestFailed, .settleLater:
         break
+    }
+
+    if let read = BatchResponseReader.read(reply.body) {
+        guard let reference = FHIRBatchResponse.decode(reply.body) else { preconditionFailure("read a reply JSONDecoder refuses") }
+        precondition(read.resourceType == reference.resourceType, "resourceType \(read.resourceType)")
+        let entries = read.entries?.map { [$0.status ?? "-", $0.diagnostics] }
+        precondition(entries == reference.statuses?.map { [$0.status ?? "-", $0.diagnostics] }, "entries read otherwise")
     }
 
     do {

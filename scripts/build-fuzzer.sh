@@ -16,7 +16,7 @@ swiftc "${flags[@]}" -module-name OutputFormats -emit-module -emit-module-path "
 swiftc "${flags[@]}" -module-name GATTHeartRate -emit-module -emit-module-path "$out/GATTHeartRate.swiftmodule" \
   -emit-library -static -o "$out/libGATTHeartRate.a" Sources/GATTHeartRate/*.swift
 swiftc "${flags[@]}" -module-name GatewayTestSupport -emit-module -emit-module-path "$out/GatewayTestSupport.swiftmodule" \
-  -emit-library -static -o "$out/libGatewayTestSupport.a" Tests/GatewayTestSupport/FrameConsistency.swift
+  -emit-library -static -o "$out/libGatewayTestSupport.a" Tests/GatewayTestSupport/{FrameConsistency,BatchResponseReference}.swift
 swiftc "${flags[@]}" -L "$out" -lGATTHeartRate -lGatewayTestSupport \
   Fuzz/HeartRateFrameFuzzer.swift -o "$out/heart-rate-frame-fuzzer"
 echo "built $out/heart-rate-frame-fuzzer"
@@ -24,10 +24,10 @@ echo "built $out/heart-rate-frame-fuzzer"
 uplink=Sources/Uplink
 swiftc "${flags[@]}" -I Sources/CCurl -enable-testing -module-name Uplink -emit-module -emit-module-path "$out/Uplink.swiftmodule" \
   -emit-library -static -o "$out/libUplink.a" \
-  "$uplink"/Delivery/{BatchReply,Outcome,FHIRBatchResponse}.swift \
+  "$uplink"/Delivery/{BatchReply,Outcome,BatchResponseReader,BatchResponseReader+JSON}.swift \
   "$uplink"/Transport/{HTTPTransport,ServerAddress,URLParts}.swift \
   "$uplink"/Tokens/{TokenResponse,TokenEndpoint,FormEncoding}.swift "$uplink"/UplinkError.swift
-swiftc "${flags[@]}" -I Sources/CCurl -L "$out" -lUplink -lOutputFormats -lcurl Fuzz/UplinkReplyFuzzer.swift -o "$out/uplink-reply-fuzzer"
+swiftc "${flags[@]}" -I Sources/CCurl -L "$out" -lUplink -lGatewayTestSupport -lGATTHeartRate -lOutputFormats -lcurl Fuzz/UplinkReplyFuzzer.swift -o "$out/uplink-reply-fuzzer"
 echo "built $out/uplink-reply-fuzzer"
 
 swiftc "${flags[@]}" -enable-testing -module-name ConfigurationTOML -emit-module -emit-module-path "$out/ConfigurationTOML.swiftmodule" \

@@ -23,8 +23,8 @@ enum BatchReply {
     static func classify(_ reply: TransportResponse, entryCount count: Int, token: String) -> BatchReply {
         switch reply.status {
         case 200:
-            guard let bundle = try? JSONDecoder().decode(FHIRBatchResponse.self, from: reply.body),
-                bundle.resourceType == "Bundle", let entries = bundle.entry
+            guard let bundle = BatchResponseReader.read(reply.body), bundle.resourceType == "Bundle",
+                let entries = bundle.entries
             else { return .settleLater(reason: "HTTP 200 without a readable batch-response Bundle; nothing acknowledged") }
             guard entries.count == count else {
                 return .settleLater(
@@ -44,11 +44,10 @@ enum BatchReply {
         }
     }
 
-    private static func outcome(_ entry: FHIRBatchResponse.Entry) -> Outcome {
-        let status = entry.response?.status ?? "no status"
-        let diagnostics = entry.response?.outcome?.summary ?? ""
-        let reason = diagnostics.isEmpty ? status : "\(status): \(diagnostics)"
-        switch entry.response?.statusCode {
+    private static func outcome(_ entry: BatchResponseEntry) -> Outcome {
+        let status = entry.status ?? "no status"
+        let reason = entry.diagnostics.isEmpty ? status : "\(status): \(entry.diagnostics)"
+        switch entry.statusCode {
         case 200, 201: return .delivered
         case 409: return .duplicate
         case 400, 422: return .rejected(reason: reason)

@@ -1,4 +1,12 @@
-/// The `batch-response` JHE answers with: one entry per request entry, in request order.
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// What the uplink's `BatchResponseReader` is held to: the `batch-response` Bundle typed as
+/// FHIR types it and read by `JSONDecoder`. Used by the reply tests and
+/// `Fuzz/UplinkReplyFuzzer.swift`.
 package struct FHIRBatchResponse: Codable, Sendable, Equatable {
     /// `Bundle`.
     package var resourceType: String
@@ -59,5 +67,17 @@ package struct OperationOutcome: Codable, Sendable, Equatable {
     /// All diagnostics joined, for an operator-facing reason.
     package var summary: String {
         issue.compactMap(\.diagnostics).joined(separator: "; ")
+    }
+}
+
+extension FHIRBatchResponse {
+    /// `JSONDecoder`'s reading of `body`, or nil where it refuses it.
+    package static func decode(_ body: Data) -> FHIRBatchResponse? {
+        try? JSONDecoder().decode(FHIRBatchResponse.self, from: body)
+    }
+
+    /// Each entry as the gateway sees it: its status, and the diagnostics of its outcome joined.
+    package var statuses: [(status: String?, diagnostics: String)]? {
+        entry?.map { ($0.response?.status, $0.response?.outcome?.summary ?? "") }
     }
 }
