@@ -80,6 +80,7 @@ package struct JSONWriter {
         separate()
         bytes.append(UInt8(ascii: "\""))
         switch escaping {
+        case _ where appendPlain(value): break
         case .likeJSONEncoder:
             for byte in value.utf8 { appendEscaped(byte) }
         case .asciiOnly:
@@ -157,6 +158,18 @@ package struct JSONWriter {
 
     private mutating func separate() {
         if afterValue { bytes.append(UInt8(ascii: ",")) }
+    }
+
+    /// Appends `value` in one copy if every escaping writes it as it is (printable ASCII other
+    /// than a quote or a backslash), as identifiers, times and base64 are; false otherwise.
+    private mutating func appendPlain(_ value: String) -> Bool {
+        value.utf8.withContiguousStorageIfAvailable { utf8 in
+            let plain = utf8.allSatisfy { byte in
+                byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+            }
+            if plain { bytes.append(contentsOf: utf8) }
+            return plain
+        } ?? false
     }
 
     private mutating func appendEscaped(_ byte: UInt8) {
