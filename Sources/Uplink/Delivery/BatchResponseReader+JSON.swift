@@ -2,6 +2,28 @@
 /// the strings the reader keeps built.
 extension BatchResponseReader {
 
+    /// Reads one object: `read` gets the index in `fields` of each member it knows, positioned
+    /// at the member's value, and reads that value; every other member is checked and skipped.
+    /// A known field given twice makes the reply unreadable. Returns the fields seen, as bits.
+    @discardableResult
+    mutating func object(
+        _ fields: [String], _ read: (inout Self, Int) throws(Malformed) -> Void
+    ) throws(Malformed) -> UInt32 {
+        var seen: UInt32 = 0
+        try beginObject()
+        var started = false
+        while let key = try nextMember(&started) {
+            guard let field = fields.firstIndex(of: key) else {
+                try skipValue()
+                continue
+            }
+            guard seen & 1 << field == 0 else { throw Malformed() }
+            seen |= 1 << field
+            try read(&self, field)
+        }
+        return seen
+    }
+
     mutating func beginObject() throws(Malformed) { try begin(UInt8(ascii: "{")) }
     mutating func beginArray() throws(Malformed) { try begin(UInt8(ascii: "[")) }
 

@@ -61,24 +61,20 @@ struct BatchResponseReader {
 
     // MARK: The Bundle's shape
 
+    private static let bundleFields = ["resourceType", "type", "entry"]
+    private static let entryFields = ["resource", "response"]
+    private static let responseFields = ["status", "outcome"]
+    private static let outcomeFields = ["resourceType", "issue"]
+    private static let issueFields = ["severity", "code", "diagnostics"]
+
     private mutating func document() throws(Malformed) -> Reply {
         var resourceType: String?
         var entries: [BatchResponseEntry]?
-        var seen = Seen()
-        try beginObject()
-        var started = false
-        while let key = try nextMember(&started) {
-            switch key {
-            case "resourceType":
-                try seen.first(0)
-                resourceType = try string()
-            case "type":
-                try seen.first(1)
-                _ = try optionalString()
-            case "entry":
-                try seen.first(2)
-                entries = try entryList()
-            default: try skipValue()
+        try object(Self.bundleFields) { reader, field throws(Malformed) in
+            switch field {
+            case 0: resourceType = try reader.string()
+            case 1: _ = try reader.optionalString()
+            default: entries = try reader.entryList()
             }
         }
         skipWhitespace()
@@ -97,120 +93,56 @@ struct BatchResponseReader {
 
     private mutating func entry() throws(Malformed) -> BatchResponseEntry {
         var entry = BatchResponseEntry(status: nil, diagnostics: "")
-        var seen = Seen()
-        try beginObject()
-        var started = false
-        while let key = try nextMember(&started) {
-            switch key {
-            case "resource":
-                try seen.first(0)
-                try resource()
-            case "response":
-                try seen.first(1)
-                if try !null() { entry = try response() }
-            default: try skipValue()
+        try object(Self.entryFields) { reader, field throws(Malformed) in
+            if field == 0 {
+                // `{"resourceType":"Observation","id":"60010",…}`: only `id`'s type matters.
+                if try reader.null() { return }
+                try reader.object(["id"]) { reader, _ throws(Malformed) in _ = try reader.optionalString() }
+            } else if try !reader.null() {
+                entry = try reader.response()
             }
         }
         return entry
-    }
-
-    /// `{"resourceType":"Observation","id":"60010",…}`: only `id`'s type matters.
-    private mutating func resource() throws(Malformed) {
-        if try null() { return }
-        var seen = Seen()
-        try beginObject()
-        var started = false
-        while let key = try nextMember(&started) {
-            if key == "id" {
-                try seen.first(0)
-                _ = try optionalString()
-            } else {
-                try skipValue()
-            }
-        }
     }
 
     /// `{"status":"409 Conflict","outcome":{…}}`.
     private mutating func response() throws(Malformed) -> BatchResponseEntry {
         var status: String?
         var diagnostics = ""
-        var seen = Seen()
-        try beginObject()
-        var started = false
-        while let key = try nextMember(&started) {
-            switch key {
-            case "status":
-                try seen.first(0)
-                status = try string()
-            case "outcome":
-                try seen.first(1)
-                if try !null() { diagnostics = try outcome() }
-            default: try skipValue()
+        try object(Self.responseFields) { reader, field throws(Malformed) in
+            if field == 0 {
+                status = try reader.string()
+            } else if try !reader.null() {
+                diagnostics = try reader.outcome()
             }
         }
         guard let status else { throw Malformed() }
         return BatchResponseEntry(status: status, diagnostics: diagnostics)
     }
 
-    /// An OperationOutcome: its diagnostics, joined.
+    /// An OperationOutcome (`resourceType` and `issue` required): its diagnostics, joined.
     private mutating func outcome() throws(Malformed) -> String {
-        var resourceType = false
-        var diagnostics: [String]?
-        var seen = Seen()
-        try beginObject()
-        var started = false
-        while let key = try nextMember(&started) {
-            switch key {
-            case "resourceType":
-                try seen.first(0)
-                _ = try string()
-                resourceType = true
-            case "issue":
-                try seen.first(1)
-                diagnostics = try issues()
-            default: try skipValue()
-            }
-        }
-        guard resourceType, let diagnostics else { throw Malformed() }
-        return diagnostics.joined(separator: "; ")
-    }
-
-    private mutating func issues() throws(Malformed) -> [String] {
-        try beginArray()
         var diagnostics: [String] = []
-        var started = false
-        while try nextElement(&started) {
-            var (severity, code) = (false, false)
-            var seen = Seen()
-            try beginObject()
-            var inIssue = false
-            while let key = try nextMember(&inIssue) {
-                switch key {
-                case "severity":
-                    try seen.first(0)
-                    _ = try string()
-                    severity = true
-                case "code":
-                    try seen.first(1)
-                    _ = try string()
-                    code = true
-                case "diagnostics":
-                    try seen.first(2)
-                    if let text = try optionalString() { diagnostics.append(text) }
-                default: try skipValue()
-                }
+        let seen = try object(Self.outcomeFields) { reader, field throws(Malformed) in
+            if field == 0 {
+                _ = try reader.string()
+                return
             }
-            guard severity, code else { throw Malformed() }
+            try reader.beginArray()
+            var started = false
+            while try reader.nextElement(&started) {
+                // An issue: `severity` and `code` required, `diagnostics` optional.
+                let issue = try reader.object(Self.issueFields) { reader, field throws(Malformed) in
+                    if field < 2 {
+                        _ = try reader.string()
+                    } else if let text = try reader.optionalString() {
+                        diagnostics.append(text)
+                    }
+                }
+                guard issue & 0b011 == 0b011 else { throw Malformed() }
+            }
         }
-        return diagnostics
-    }
-
-    /// The fields already read in one object: each may appear once.
-    private struct Seen {
-        private var fields: UInt8 = 0
-        mutating func first(_ field: UInt8) throws(Malformed) {
-            guard fields & (1 << field) == 0 else { throw Malformed() }
-            fields |= 1 << field
-        }
+        guard seen == 0b11 else { throw Malformed() }
+        return diagnostics.joined(separator: "; ")
     }
 }
