@@ -1,4 +1,5 @@
 import CBlueZ
+import Glibc
 
 /// What a connection knows besides libdbus's own state: signal subscribers, the owners of the
 /// well-known names they follow, and the exported objects.
@@ -17,9 +18,11 @@ final class ConnectionState: @unchecked Sendable {
     }
 
     private var subscribers: [UInt64: Subscriber] = [:]
-    private var bytesSubscribers: [UInt64: PropertyBytesSubscriber] = [:]
+    private var bytesSubscribers: [UInt64: BytesRoute] = [:]
     private var nextSubscriberID: UInt64 = 0
-    private var owners: [String: String] = [:]
+    private var owners: [String: String] = [:] {
+        didSet { for id in bytesSubscribers.keys { bytesSubscribers[id]?.resolveSender(owner: { owners[$0] }) } }
+    }
     private var trackedNames: Set<String> = []
     let objects = ObjectRegistry()
 
@@ -37,7 +40,7 @@ final class ConnectionState: @unchecked Sendable {
         }
         loop.closing = { [self] _ in
             for subscriber in subscribers.values { subscriber.finish() }
-            for subscriber in bytesSubscribers.values { subscriber.finish() }
+            for route in bytesSubscribers.values { route.subscriber.finish() }
             subscribers.removeAll()
             bytesSubscribers.removeAll()
             objects.removeAll()
@@ -52,7 +55,9 @@ final class ConnectionState: @unchecked Sendable {
 
     func subscribe(_ subscriber: PropertyBytesSubscriber) -> UInt64 {
         nextSubscriberID += 1
-        bytesSubscribers[nextSubscriberID] = subscriber
+        var route = BytesRoute(subscriber: subscriber)
+        route.resolveSender(owner: { owners[$0] })
+        bytesSubscribers[nextSubscriberID] = route
         return nextSubscriberID
     }
 
@@ -72,8 +77,8 @@ final class ConnectionState: @unchecked Sendable {
             let change = PropertiesChangedBytes(message)
         else { return false }
         var claimed = false
-        for subscriber in bytesSubscribers.values where subscriber.claims(change, path: path, sender: sender, owner: { owners[$0] }) {
-            subscriber.deliver(Array(change.bytes))
+        for route in bytesSubscribers.values where route.accepts(sender) && route.subscriber.claims(change, path: path) {
+            route.subscriber.deliver(Array(change.bytes))
             claimed = true
         }
         return claimed
@@ -110,8 +115,34 @@ final class ConnectionState: @unchecked Sendable {
             subscriber.deliver(message)
         }
         guard !claimed else { return }
-        for subscriber in bytesSubscribers.values where subscriber.rule.matches(message, owner: { owners[$0] }) {
-            if let bytes = subscriber.bytes(in: message) { subscriber.deliver(bytes) }
+        for route in bytesSubscribers.values where route.subscriber.rule.matches(message, owner: { owners[$0] }) {
+            if let bytes = route.subscriber.bytes(in: message) { route.subscriber.deliver(bytes) }
+        }
+    }
+
+    /// A bytes subscriber with the unique name its signals must come from, resolved when it
+    /// subscribes and again whenever an owner changes: a notification is then matched to it by
+    /// one `strcmp`, not a lookup of its rule's well-known name per signal.
+    private struct BytesRoute {
+        let subscriber: PropertyBytesSubscriber
+        /// The sender as a C string; nil while its well-known name has no owner.
+        private var sender: ContiguousArray<CChar>?
+        /// Whether the rule names no sender (any will do).
+        private var anySender = false
+
+        init(subscriber: PropertyBytesSubscriber) {
+            self.subscriber = subscriber
+        }
+
+        mutating func resolveSender(owner: (String) -> String?) {
+            anySender = subscriber.rule.sender == nil
+            sender = subscriber.rule.expectedSender(owner: owner).map { ContiguousArray($0.utf8CString) }
+        }
+
+        /// Whether a signal from the unique name `sender` may be this subscriber's.
+        func accepts(_ sender: UnsafePointer<CChar>) -> Bool {
+            if anySender { return true }
+            return self.sender?.withUnsafeBufferPointer { strcmp($0.baseAddress!, sender) == 0 } ?? false
         }
     }
 }

@@ -76,7 +76,7 @@ package struct DBusMatchRule: Hashable, Sendable, CustomStringConvertible {
 
     /// The unique name signals must come from: the rule's own when it names one (or the bus),
     /// else the current owner of its well-known name (`nil` while nobody owns it).
-    private func expectedSender(owner: (String) -> String?) -> String? {
+    func expectedSender(owner: (String) -> String?) -> String? {
         guard let sender else { return nil }
         return sender.hasPrefix(":") || sender == "org.freedesktop.DBus" ? sender : owner(sender)
     }

@@ -29,16 +29,12 @@ final class PropertyBytesSubscriber: Sendable {
         cProperty = ContiguousArray(property.utf8CString)
     }
 
-    /// Whether `change`, a `PropertiesChanged` from `sender` at `path`, is this subscriber's
-    /// property alone. `owner` resolves the rule's well-known sender to its unique name.
-    func claims(
-        _ change: PropertiesChangedBytes, path: UnsafePointer<CChar>, sender: UnsafePointer<CChar>, owner: (String) -> String?
-    ) -> Bool {
-        guard cPath.withUnsafeBufferPointer({ strcmp($0.baseAddress!, path) }) == 0,
-            cInterface.withUnsafeBufferPointer({ strcmp($0.baseAddress!, change.interface) }) == 0,
-            cProperty.withUnsafeBufferPointer({ strcmp($0.baseAddress!, change.property) }) == 0
-        else { return false }
-        return rule.mayMatch(sender: sender, owner: owner)
+    /// Whether `change`, a `PropertiesChanged` at `path`, is this subscriber's property alone
+    /// (its sender is checked by the connection, which keeps the rule's sender resolved).
+    func claims(_ change: PropertiesChangedBytes, path: UnsafePointer<CChar>) -> Bool {
+        cPath.withUnsafeBufferPointer({ strcmp($0.baseAddress!, path) }) == 0
+            && cInterface.withUnsafeBufferPointer({ strcmp($0.baseAddress!, change.interface) }) == 0
+            && cProperty.withUnsafeBufferPointer({ strcmp($0.baseAddress!, change.property) }) == 0
     }
 
     /// The property's bytes in a decoded `PropertiesChanged` this subscriber's rule matched (the

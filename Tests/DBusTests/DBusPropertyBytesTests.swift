@@ -41,6 +41,34 @@ struct DBusPropertyBytesTests {
         #expect(await collect(3, from: values) == [[0x16, 72], [], [0x10, 60, 0, 4]])
     }
 
+    @Test("follows its well-known sender to a new owner (bluetoothd restarted): the new owner's values arrive, and are claimed; another connection's do not")
+    func followsTheSenderToItsNewOwner() async throws {
+        let fixture = try await BusFixture.start()
+        try await fixture.server.requestName("org.example.Strap")
+        let (values, subscription) = try await Self.values(on: fixture, from: "org.example.Strap")
+        defer { subscription.cancel() }
+        // Sees what was not claimed: a value read the slow way (decoded) would show here.
+        let (unclaimed, unclaimedContinuation) = AsyncStream<DBusMessage>.makeStream()
+        let unclaimedSubscription = try await fixture.client.subscribe(
+            matching: DBusMatchRule(sender: "org.example.Strap", member: "PropertiesChanged"), includingClaimed: false,
+            { unclaimedContinuation.yield($0) }, finished: { unclaimedContinuation.finish() })
+        defer { unclaimedSubscription.cancel() }
+        let properties = "org.freedesktop.DBus.Properties"
+        try await fixture.server.emit("/char", interface: properties, member: "PropertiesChanged", Self.changed(["Value": .bytes([1])]))
+        #expect(await collect(1, from: values) == [[1]])
+
+        let restarted = try await DBusConnection.connect(.address(fixture.bus.address))
+        fixture.server.close()
+        #expect(await eventually { (try? await restarted.requestName("org.example.Strap")) != nil })
+        let other = try await DBusConnection.connect(.address(fixture.bus.address))
+        try await other.emit("/char", interface: properties, member: "PropertiesChanged", Self.changed(["Value": .bytes([9])]))
+        try await restarted.emit("/char", interface: properties, member: "PropertiesChanged", Self.changed(["Value": .bytes([2])]))
+        #expect(await collect(1, from: values) == [[2]])
+        let marker = Self.changed(["Notifying": .boolean(true)])
+        try await restarted.emit("/char", interface: properties, member: "PropertiesChanged", marker)
+        #expect(await collect(1, from: unclaimed).map(\.body) == [marker], "the values were claimed, never decoded")
+    }
+
     @Test("a signal changing the property alone is claimed: only subscribers that include claimed signals see it")
     func claimedSignalsSkipSubscribersThatOptedOut() async throws {
         let fixture = try await BusFixture.start()

@@ -85,16 +85,12 @@ package struct SensorFleet: Service {
                     logger.notice("stopped supervising strap", metadata: ["sensor": "\(address)"])
                 }
                 for (address, binding) in wanted where running[address] == nil {
-                    counters.update { $0.track(binding) }
+                    let tally = counters.update { $0.track(binding) }
                     let supervisor = SensorSupervisor(
                         address: address, patientID: binding.patientID, radio: radio, adapter: adapter, policy: policy,
-                        slots: slots, clock: clock,
+                        slots: slots, clock: clock, tally: tally,
                         onSample: { [buffer, counters] sample in
-                            let added = buffer.add(sample)
-                            counters.update {
-                                $0.received(sample)
-                                if !added { $0.refused(1) }
-                            }
+                            if !buffer.add(sample) { counters.update { $0.refused(1) } }
                         },
                         onEvent: { [counters, logger] event in
                             counters.update { $0.record(event) }

@@ -29,21 +29,22 @@ package actor SensorSupervisor {
         didSet { if state != oldValue { onEvent(.stateChanged(address, state)) } }
     }
     /// Frames received and turned into samples.
-    var samples: Int { frames.samples }
+    var samples: Int { frames.tally.current.samples }
     /// Frames that did not decode.
-    var malformedFrames: Int { frames.malformedFrames }
+    var malformedFrames: Int { frames.tally.current.malformedFrames }
     /// Subscriptions that ended and were rebuilt.
     private(set) var reconnects = 0
     /// What the strap said about itself on the last connection.
     private(set) var details = DeviceDetails()
 
     /// A supervisor for the strap at `address`, bound to `patientID`, reached through `radio` on
-    /// `adapter`; `onSample` gets every decoded frame, `onEvent` every state change and failure.
-    /// Both are called on the stack's thread as frames arrive: they must be quick and must not
-    /// block (hand the sample to a buffer, count it).
+    /// `adapter`; `onSample` gets every decoded frame, `onEvent` every state change and failure,
+    /// and `tally` counts the frames (the board's, so counts survive a restarted supervisor).
+    /// Both callbacks are called on the stack's thread as frames arrive: they must be quick and
+    /// must not block (hand the sample to a buffer, count it).
     package init(
         address: BluetoothAddress, patientID: String?, radio: any StrapRadio, adapter: String,
-        policy: ReconnectPolicy, slots: ConnectionSlots, clock: CaptureClock,
+        policy: ReconnectPolicy, slots: ConnectionSlots, clock: CaptureClock, tally: StrapTally = StrapTally(),
         onSample: @escaping @Sendable (HeartRateSample) -> Void,
         onEvent: @escaping @Sendable (SensorEvent) -> Void = { _ in }
     ) {
@@ -52,7 +53,7 @@ package actor SensorSupervisor {
         adapterName = adapter
         self.policy = policy
         self.slots = slots
-        frames = FrameReceiver(address: address, patientID: patientID, clock: clock, onSample: onSample, onEvent: onEvent)
+        frames = FrameReceiver(address: address, patientID: patientID, clock: clock, tally: tally, onSample: onSample, onEvent: onEvent)
         self.onEvent = onEvent
     }
 
@@ -142,12 +143,12 @@ package actor SensorSupervisor {
         }
         state = .subscribed
         let subscribedAt = ContinuousClock.now
-        frames.subscribed()
+        frames.tally.subscribed()
         let watchdog = Task { [policy] in
             // Sleeps until the stall deadline (the last frame plus the timeout), not in short
             // ticks: a streaming strap costs one wake-up per stall timeout.
             while !Task.isCancelled {
-                let left = policy.stallTimeout - frames.lastFrameAt.duration(to: .now)
+                let left = policy.stallTimeout - frames.tally.current.lastFrameAt.duration(to: .now)
                 if left <= .zero {
                     notifications.stop()
                     return true

@@ -10,43 +10,26 @@ import Synchronization
 /// connection's): decoding a frame and handing the sample on costs less than waking a task for
 /// it, and a notification then wakes that one thread and nothing else.
 ///
-/// It keeps the strap's tallies under a lock, for its supervisor (the stall deadline) and its
-/// tests.
+/// It counts every frame in the strap's `StrapTally`, which its supervisor (the stall deadline)
+/// and the counter board read.
 final class FrameReceiver: Sendable {
-    private struct Tally {
-        var samples = 0
-        var malformedFrames = 0
-        var lastFrameAt = ContinuousClock.now
-    }
-
+    let tally: StrapTally
     private let address: BluetoothAddress
     private let patientID: String?
     private let clock: CaptureClock
     private let onSample: @Sendable (HeartRateSample) -> Void
     private let onEvent: @Sendable (SensorEvent) -> Void
-    private let tally = Mutex(Tally())
 
     init(
-        address: BluetoothAddress, patientID: String?, clock: CaptureClock,
+        address: BluetoothAddress, patientID: String?, clock: CaptureClock, tally: StrapTally,
         onSample: @escaping @Sendable (HeartRateSample) -> Void, onEvent: @escaping @Sendable (SensorEvent) -> Void
     ) {
         self.address = address
         self.patientID = patientID
         self.clock = clock
+        self.tally = tally
         self.onSample = onSample
         self.onEvent = onEvent
-    }
-
-    /// Frames received and turned into samples.
-    var samples: Int { tally.withLock { $0.samples } }
-    /// Frames that did not decode.
-    var malformedFrames: Int { tally.withLock { $0.malformedFrames } }
-    /// When the last frame arrived (or the subscription started, if none has since).
-    var lastFrameAt: ContinuousClock.Instant { tally.withLock { $0.lastFrameAt } }
-
-    /// A subscription starts: the stall deadline counts from now.
-    func subscribed() {
-        tally.withLock { $0.lastFrameAt = .now }
     }
 
     /// Decodes `frame` and hands its sample on, or counts and reports it as malformed.
@@ -54,20 +37,12 @@ final class FrameReceiver: Sendable {
         let captured = clock.now()
         do {
             let decoded = try HeartRateMeasurement.decode(frame)
-            tally.withLock {
-                $0.lastFrameAt = .now
-                $0.samples += 1
-            }
+            tally.sample(bpm: decoded.value.bpm, wallClock: captured.wallClockNanoseconds)
             onSample(
                 HeartRateSample(
                     id: UUID.random(), sensor: address, patientID: patientID, measurement: decoded.value, captured: captured))
         } catch {
-            let count = tally.withLock {
-                $0.lastFrameAt = .now
-                $0.malformedFrames += 1
-                return $0.malformedFrames
-            }
-            onEvent(.malformedFrame(address, bytes: frame, error: error, count: count))
+            onEvent(.malformedFrame(address, bytes: frame, error: error, count: tally.malformedFrame()))
         }
     }
 }

@@ -24,10 +24,11 @@ package final class DaemonCounters: Sendable {
     /// Counters at zero, no strap tracked.
     package init() {}
 
-    /// Changes the board.
-    package func update(_ change: (inout CounterBoard) -> Void) {
-        board.withLock { change(&$0) }
-        changes.raise()
+    /// Changes the board; returns what `change` does.
+    @discardableResult
+    package func update<T>(_ change: (inout CounterBoard) -> T) -> T {
+        defer { changes.raise() }
+        return board.withLock { change(&$0) }
     }
 
     /// Changes the board where `change` finds something new (it returns whether it did), and
@@ -54,6 +55,8 @@ package final class DaemonCounters: Sendable {
 /// systemd status line.
 package struct CounterBoard: Sendable {
     private var sensors: [BluetoothAddress: GatewayStatusReport.SensorStatus] = [:]
+    /// The figures each tracked strap's frames move, read into its entry for a report.
+    private var tallies: [BluetoothAddress: StrapTally] = [:]
     private var uplink = GatewayStatusReport.UplinkStatus(tokenRefreshes: 0)
     /// Samples held until the clock synchronises (set by clock repair).
     var samplesAwaitingClock = 0
@@ -64,17 +67,24 @@ package struct CounterBoard: Sendable {
     /// While commits are slow, the last one's duration.
     private var slowCommit: Duration?
 
-    /// Puts a bound strap on the board (or updates its binding).
-    mutating func track(_ binding: SensorBinding) {
+    /// Puts a bound strap on the board (or updates its binding); returns the tally its frames
+    /// are counted in (the same one while it stays bound, so a re-bound strap keeps its counts).
+    @discardableResult
+    mutating func track(_ binding: SensorBinding) -> StrapTally {
         var entry = sensors[binding.address] ?? Self.emptyStatus(binding.address)
         entry.alias = binding.alias
         entry.patientID = binding.patientID
         sensors[binding.address] = entry
+        if let tally = tallies[binding.address] { return tally }
+        let tally = StrapTally()
+        tallies[binding.address] = tally
+        return tally
     }
 
     /// Takes a strap that is no longer bound off the board.
     mutating func untrack(_ address: BluetoothAddress) {
         sensors[address] = nil
+        tallies[address] = nil
     }
 
     /// Records what a supervisor reported.
@@ -88,19 +98,8 @@ package struct CounterBoard: Sendable {
             }
         case .deviceInfo(let address, let details):
             update(address) { $0.batteryPercent = details.batteryPercent ?? $0.batteryPercent }
-        case .malformedFrame(let address, _, _, let count):
-            update(address) { $0.malformedFrames = count }
-        case .retrying, .stalled:
+        case .malformedFrame, .retrying, .stalled:
             break
-        }
-    }
-
-    /// A sample arrived from a strap.
-    mutating func received(_ sample: HeartRateSample) {
-        update(sample.sensor) {
-            $0.samplesReceived += 1
-            $0.bpm = Int(sample.measurement.bpm)
-            $0.lastSampleAt = sample.captured.wallClock
         }
     }
 
@@ -186,7 +185,18 @@ package struct CounterBoard: Sendable {
             clockSynchronized: clockSynchronized, samplesAwaitingClock: samplesAwaitingClock,
             storageFault: storageFault?.fault, storageFaultSince: storageFault?.since,
             storageSlowCommitSeconds: slowCommit?.seconds,
-            sensors: sensors.values.sorted { $0.address < $1.address }, uplink: uplink)
+            sensors: sensors.map { withTally($0.key, $0.value) }.sorted { $0.address < $1.address }, uplink: uplink)
+    }
+
+    /// A strap's entry with the figures its tally holds now.
+    private func withTally(_ address: BluetoothAddress, _ entry: GatewayStatusReport.SensorStatus) -> GatewayStatusReport.SensorStatus {
+        guard let figures = tallies[address]?.current else { return entry }
+        var entry = entry
+        entry.samplesReceived = figures.samples
+        entry.malformedFrames = figures.malformedFrames
+        entry.bpm = figures.bpm
+        entry.lastSampleAt = figures.lastSampleWallClock.map { Date(timeIntervalSince1970: Double($0) / 1_000_000_000) }
+        return entry
     }
 
     /// Changes a tracked strap's entry. Events about a strap no longer bound (its supervisor's

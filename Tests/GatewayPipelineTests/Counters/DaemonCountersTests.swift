@@ -28,6 +28,26 @@ struct DaemonCountersTests {
         #expect(Self.report(counters).uplink.lastSuccessAt != nil, "the upload itself still counts for the uplink")
     }
 
+    @Test("the report reads each strap's tally (samples, rate, last sample, malformed frames), and a strap bound again keeps its tally")
+    func reportReadsTheTally() throws {
+        let counters = DaemonCounters()
+        let binding = SensorBinding(address: Self.strap, alias: "bed 1", patientID: "40006", addedAt: Date())
+        let tally = counters.update { $0.track(binding) }
+        tally.sample(bpm: 71, wallClock: 1_800_000_000_000_000_000)
+        tally.sample(bpm: 73, wallClock: 1_800_000_001_000_000_000)
+        #expect(tally.malformedFrame() == 1)
+        let entry = try #require(Self.report(counters).sensors.first)
+        #expect(entry.samplesReceived == 2)
+        #expect(entry.bpm == 73)
+        #expect(entry.lastSampleAt == Date(timeIntervalSince1970: 1_800_000_001))
+        #expect(entry.malformedFrames == 1)
+
+        let rebound = counters.update { $0.track(SensorBinding(address: Self.strap, alias: "bed 2", patientID: "40007", addedAt: Date())) }
+        #expect(rebound === tally)
+        counters.update { $0.untrack(Self.strap) }
+        #expect(counters.update { $0.track(binding) } !== tally, "a strap forgotten and paired again starts from zero")
+    }
+
     @Test("a refresh that finds the token and the held count unchanged raises no change, so the idle daemon's report is not rewritten; a new figure raises one")
     func refreshRaisesOnlyOnChange() throws {
         let counters = DaemonCounters()
