@@ -101,6 +101,7 @@ package struct Gateway {
                 policy: reconnectPolicy, maxParallelConnects: configuration.bluetooth.maxParallelConnects, clock: clock,
                 buffer: buffer, counters: counters, logger: logger, bindingsChanged: bindingsChanged),
             ReloadSignal(raises: [bindingsChanged, committed], logger: logger),
+            CodePageTrim(logger: logger),
         ]
         if !configuration.metrics.listen.isEmpty {
             services.append(try metricsServer(counters: counters, queue: queue))
