@@ -16,11 +16,17 @@
  *   them through clinux_set_concurrency_hooks, since Swift 6 refuses a mutable C global.
  * - posix_spawn_file_actions_addclosefrom_np(3) (glibc 2.34): a spawned child gets none of the
  *   parent's descriptors beyond the ones it is given; declared here like ppoll.
+ * - dl_iterate_phdr(3): the loaded objects' program headers, which say which of the daemon's
+ *   mappings are code and read-only data (the daemon unmaps those it ran once). link.h declares
+ *   it and its struct only under _GNU_SOURCE, so both are declared here: the struct's first four
+ *   fields, which dl_iterate_phdr(3) documents and every glibc passes, and the function bound
+ *   to glibc's symbol by an asm label.
  * - O_DIRECT, which glibc defines only under _GNU_SOURCE: the kernel's value for each
  *   architecture the gateway is built for (the queue's ingest journal writes through it).
  */
 #ifndef CLINUX_SHIM_H
 #define CLINUX_SHIM_H
+#include <link.h>
 #include <malloc.h>
 #include <poll.h>
 #include <signal.h>
@@ -46,6 +52,17 @@ static inline int clinux_wait_readable(int descriptor, long long nanoseconds) {
     struct timespec timeout = { .tv_sec = nanoseconds / 1000000000LL, .tv_nsec = nanoseconds % 1000000000LL };
     return ppoll(&entry, 1, &timeout, NULL);
 }
+
+/* The fields of glibc's struct dl_phdr_info that every version has (its callback's size says
+   how many follow), and dl_iterate_phdr under a name that takes it. */
+struct clinux_loaded_object {
+    ElfW(Addr) address;
+    const char *name;
+    const ElfW(Phdr) *headers;
+    ElfW(Half) headerCount;
+};
+extern int clinux_each_loaded_object(int (*callback)(struct clinux_loaded_object *object, size_t size, void *context), void *context)
+    __asm__("dl_iterate_phdr");
 
 extern int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *actions, int from);
 
