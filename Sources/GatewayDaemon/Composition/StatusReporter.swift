@@ -47,6 +47,9 @@ struct StatusReporter: Service {
         linkFromStateDirectory()
         let startedAt = Date()
         var failing = false
+        // When systemd last heard the daemon is alive: each report tells it (its status line
+        // carries WATCHDOG=1), and `onAlive` between reports.
+        var alive = ContinuousClock.now
         while true {
             counters.changes.acknowledge()
             let report = counters.read {
@@ -62,23 +65,36 @@ struct StatusReporter: Service {
                 failing = true
             }
             onReport(report)
+            alive = .now
             if Task.isCancelledOrShuttingDown { return }
             let written = ContinuousClock.now
-            if await waitForChange(until: written + heartbeat) {
-                let publish = max(ContinuousClock.now + settle, written + interval)
-                await ServicePause.sleep(for: ContinuousClock.now.duration(to: publish))
+            if await pause(until: written + heartbeat, orChange: true, alive: &alive) {
+                _ = await pause(until: max(ContinuousClock.now + settle, written + interval), orChange: false, alive: &alive)
             }
         }
     }
 
-    /// Waits until a figure changes (true), the heartbeat is due or the daemon shuts down,
-    /// pinging the watchdog meanwhile.
-    private func waitForChange(until due: ContinuousClock.Instant) async -> Bool {
+    /// Waits until `due`, or until a figure changes (true) when `orChange`, or the daemon shuts
+    /// down; pings the watchdog each time half its period has passed since `alive`, however
+    /// rarely figures change (a stalled card commits, and so changes the counts, only every few
+    /// seconds).
+    private func pause(until due: ContinuousClock.Instant, orChange: Bool, alive: inout ContinuousClock.Instant) async -> Bool {
         while !Task.isCancelledOrShuttingDown {
-            let left = ContinuousClock.now.duration(to: due)
-            guard left > .zero else { return false }
-            if await ServicePause.wait(for: counters.changes, upTo: min(left, watchdog.map { $0 / 2 } ?? left)) { return true }
-            onAlive()
+            let now = ContinuousClock.now
+            guard now < due else { return false }
+            let ping = watchdog.map { alive + $0 / 2 }
+            let wake = min(due, ping ?? due)
+            if wake > now {
+                if orChange {
+                    if await ServicePause.wait(for: counters.changes, upTo: now.duration(to: wake)) { return true }
+                } else {
+                    await ServicePause.sleep(for: now.duration(to: wake))
+                }
+            }
+            if let ping, ContinuousClock.now >= ping {
+                onAlive()
+                alive = .now
+            }
         }
         return false
     }
