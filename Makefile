@@ -91,8 +91,9 @@ soak-queue: deps
 	QUEUE_KILL_CYCLES=$(SOAK_CYCLES) $(SWIFT) test --filter OfflineQueueCrashConsistency
 
 ## soak-daemon: the release daemon for SOAK_SECONDS (default an hour) with 10 simulated straps,
-## link drops, an outage and a bluetoothd restart; prints RSS and open files over time, checks
-## they stay flat and that nothing is lost (edge-gateway-lab soak; docs/PERFORMANCE.md).
+## link drops, an outage and a bluetoothd restart; prints memory and open files over time, checks
+## that anonymous memory and descriptors stay flat and that nothing is lost (edge-gateway-lab
+## soak; docs/PERFORMANCE.md).
 SOAK_SECONDS ?= 3600
 SOAK_ARGS    ?= --sensors 10 --sample-every 30
 soak-daemon: deps

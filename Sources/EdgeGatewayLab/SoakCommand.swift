@@ -13,11 +13,12 @@ struct SoakCommand: AsyncParsableCommand {
             The demo's stage (private bus, simulated bluetoothd and straps, JHE simulator, the real \
             `edge-gateway run`) with: a link drop every --drop-every seconds (one strap at a time, \
             in turn), a network outage a third of the way in, and a bluetoothd restart two thirds \
-            of the way in. Prints the daemon's RSS, peak RSS and open file descriptors every \
-            --sample-every seconds; at the end the straps go quiet, the backlog drains, and the \
-            soak checks that RSS and descriptors stayed flat (last quarter against the first \
-            quarter after warm-up) and that every accepted sample was stored exactly once. Exit 0 \
-            when both hold, 1 otherwise.
+            of the way in. Prints the daemon's anonymous memory (RssAnon), RSS, peak RSS and open \
+            file descriptors every --sample-every seconds; at the end the straps go quiet, the \
+            backlog drains, and the soak checks that anonymous memory and descriptors stayed flat \
+            (last quarter against the first quarter after warm-up; RSS is not judged, its file \
+            pages follow the code that runs) and that every accepted sample was stored exactly \
+            once. Exit 0 when both hold, 1 otherwise.
 
             Example (what `make soak` runs):
               edge-gateway-lab soak --sensors 10 --duration 3600

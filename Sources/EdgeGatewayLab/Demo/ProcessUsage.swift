@@ -11,6 +11,10 @@ struct ProcessUsage: Sendable {
     /// Resident set size now and at its peak, bytes.
     let residentBytes: Int
     let peakResidentBytes: Int
+    /// The resident pages that are the process's own (heap, stacks, copied-on-write data):
+    /// `RssAnon`, what a leak grows. RSS also counts file pages, which come and go as code
+    /// runs and the daemon unmaps what it ran once (`CodePageTrim`).
+    let anonymousBytes: Int
     /// Open file descriptors (entries of `/proc/<pid>/fd`).
     let openFileDescriptors: Int
 
@@ -26,6 +30,7 @@ struct ProcessUsage: Sendable {
         cpuSeconds = (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
         residentBytes = Self.field("VmRSS:", in: status) * 1024
         peakResidentBytes = Self.field("VmHWM:", in: status) * 1024
+        anonymousBytes = Self.field("RssAnon:", in: status) * 1024
         openFileDescriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0
     }
 
