@@ -125,23 +125,21 @@ final class ConnectionState: @unchecked Sendable {
     /// one `strcmp`, not a lookup of its rule's well-known name per signal.
     private struct BytesRoute {
         let subscriber: PropertyBytesSubscriber
-        /// The sender as a C string; nil while its well-known name has no owner.
+        /// The sender as a C string; nil while its well-known name has no owner (or the rule
+        /// names none, when any sender will do).
         private var sender: ContiguousArray<CChar>?
-        /// Whether the rule names no sender (any will do).
-        private var anySender = false
 
         init(subscriber: PropertyBytesSubscriber) {
             self.subscriber = subscriber
         }
 
         mutating func resolveSender(owner: (String) -> String?) {
-            anySender = subscriber.rule.sender == nil
             sender = subscriber.rule.expectedSender(owner: owner).map { ContiguousArray($0.utf8CString) }
         }
 
         /// Whether a signal from the unique name `sender` may be this subscriber's.
         func accepts(_ sender: UnsafePointer<CChar>) -> Bool {
-            if anySender { return true }
+            guard subscriber.rule.sender != nil else { return true }
             return self.sender?.withUnsafeBufferPointer { strcmp($0.baseAddress!, sender) == 0 } ?? false
         }
     }
