@@ -48,6 +48,8 @@ struct LiveCommand: AsyncParsableCommand {
             let printer = SamplePrinter(json: options.json, names: names, limit: count)
             let slots = ConnectionSlots(limit: 3)
             let radio = BlueZStrapRadio(client: client, discovery: DiscoverySessions())
+            let plan = AdapterPlan(names: [options.adapter])
+            let placement = AdapterPlacement(plan: plan)
             let clock = CaptureClock()
             let verbose = options.verbose
             let malformed = MalformedFrameLog { StandardError.writeLine($0) }
@@ -55,7 +57,7 @@ struct LiveCommand: AsyncParsableCommand {
             let (samples, arrived) = AsyncStream.makeStream(of: HeartRateSample.self)
             let supervisors = names.keys.map { address in
                 SensorSupervisor(
-                    address: address, patientID: nil, radio: radio, adapter: options.adapter,
+                    address: address, patientID: nil, radio: radio, plan: plan, placement: placement,
                     policy: .defaults, slots: slots, clock: clock,
                     onSample: { arrived.yield($0) },
                     onEvent: { event in

@@ -19,11 +19,20 @@ enum ConfigurationSchema {
         .boolean("gateway", "hold_until_clock_sync", \.gateway.holdUntilClockSync),
 
         .text(
-            "bluetooth", "adapter", \.bluetooth.adapter,
-            allowed: "a BlueZ adapter name hciN, such as hci0", check: ValueChecks.adapter),
+            "bluetooth", "adapters", \.bluetooth.adapters,
+            allowed: "\"all\" or BlueZ adapter names hciN separated by commas, such as \"hci0, hci1\"", check: ValueChecks.adapters),
+        .integer("bluetooth", "max_connections", \.bluetooth.maxConnections, 1 ... 100, unit: "connections"),
+        .text(
+            "bluetooth", "max_connections_by_adapter", \.bluetooth.maxConnectionsByAdapter,
+            allowed: "\"\" or hciN=count pairs separated by commas, such as \"hci0=3, hci1=7\" (counts from 1 to 100)",
+            check: ValueChecks.connectionLimits),
         .integer("bluetooth", "max_parallel_connects", \.bluetooth.maxParallelConnects, 1 ... 8),
         .duration("bluetooth", "reconnect_max_backoff_s", \.bluetooth.reconnectMaxBackoff, .seconds, 1 ... 3600),
         .duration("bluetooth", "stall_timeout_s", \.bluetooth.stallTimeout, .seconds, 1 ... 600),
+        .optionalText(
+            "bluetooth", "adapter", \.bluetooth.adapter,
+            allowed: "\"\" or one BlueZ adapter name hciN (the key of versions before `adapters`)",
+            check: { text throws(SettingValueError) in _ = try ValueChecks.adapter(text) }),
 
         .integer("queue", "max_records", \.queue.maxRecords, 1 ... 1_000_000_000, unit: "records"),
         .integer("queue", "max_bytes", \.queue.maxBytes, 1_048_576 ... 1_099_511_627_776, unit: "bytes"),

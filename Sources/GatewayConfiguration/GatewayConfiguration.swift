@@ -26,14 +26,31 @@ package struct GatewayConfiguration: Sendable, Equatable {
 
     /// `[bluetooth]`: how straps are reached.
     package struct Bluetooth: Sendable, Equatable {
-        /// The BlueZ adapter (`hci0`).
-        package var adapter = "hci0"
-        /// Connections attempted at once on the adapter (controllers fail when asked for many).
+        /// `all`, or the adapters to use (`hci0, hci1`).
+        package var adapters = "all"
+        /// The connections an adapter may hold (five: what most USB dongles manage).
+        package var maxConnections = 5
+        /// Per-adapter exceptions to `maxConnections` (`hci0=3, hci1=7`), or empty.
+        package var maxConnectionsByAdapter = ""
+        /// Connections attempted at once on each adapter (controllers fail when asked for many).
         package var maxParallelConnects = 2
         /// The cap of the reconnect backoff.
         package var reconnectMaxBackoff: Duration = .seconds(60)
         /// A connected strap silent this long is reconnected.
         package var stallTimeout: Duration = .seconds(15)
+        /// The single adapter of versions before `adapters`: used alone when `adapters` is `all`.
+        package var adapter: String?
+
+        /// The adapters to use by name, nil for every adapter of the box.
+        package var adapterNames: [String]? {
+            guard adapters != "all" else { return adapter.map { [$0] } }
+            return ValueChecks.list(adapters)
+        }
+
+        /// `maxConnectionsByAdapter` read: adapter name to its connection limit.
+        package var connectionLimits: [String: Int] {
+            Dictionary(ValueChecks.list(maxConnectionsByAdapter).compactMap(ValueChecks.pair), uniquingKeysWith: { $1 })
+        }
     }
 
     /// `[queue]`: the durable offline queue's bounds and group commit.

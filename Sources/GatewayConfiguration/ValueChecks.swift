@@ -34,6 +34,44 @@ enum ValueChecks {
         return text
     }
 
+    /// `all`, or adapter names separated by commas (each once); returned with single spaces.
+    @Sendable static func adapters(_ text: String) throws(SettingValueError) -> String {
+        if text == "all" { return text }
+        let names = list(text)
+        guard !names.isEmpty else { throw .notAllowed(detail: nil) }
+        for name in names { _ = try adapter(name) }
+        guard Set(names).count == names.count else { throw .notAllowed(detail: "an adapter is named twice") }
+        return names.joined(separator: ", ")
+    }
+
+    /// `""`, or `hciN=count` pairs separated by commas, each count from 1 to 100.
+    @Sendable static func connectionLimits(_ text: String) throws(SettingValueError) -> String {
+        var pairs: [String] = []
+        for item in list(text) {
+            guard let (name, count) = pair(item), (1 ... 100).contains(count) else {
+                throw .notAllowed(detail: "\"\(item)\" is not hciN=count")
+            }
+            pairs.append("\(try adapter(name))=\(count)")
+        }
+        return pairs.joined(separator: ", ")
+    }
+
+    /// `name=count` read, or nil.
+    static func pair(_ item: String) -> (String, Int)? {
+        let parts = item.split(separator: "=", omittingEmptySubsequences: false).map(trimmed)
+        guard parts.count == 2, let count = Int(parts[1]) else { return nil }
+        return (parts[0], count)
+    }
+
+    /// The non-empty items of a comma-separated list, trimmed.
+    static func list(_ text: String) -> [String] {
+        text.split(separator: ",").map(trimmed).filter { !$0.isEmpty }
+    }
+
+    private static func trimmed(_ text: Substring) -> String {
+        String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+    }
+
     /// What `Uplink.ServerAddress` accepts: https://, or http:// to a loopback host.
     @Sendable static func baseURL(_ text: String) throws(SettingValueError) {
         do throws(UplinkError) {

@@ -17,6 +17,10 @@ extension GatewayStatusReport {
     var jsonBytes: [UInt8] {
         var json = JSONWriter(capacity: 384 + 320 * sensors.count)
         json.beginObject()
+        json.key("adapters")
+        json.beginArray()
+        for adapter in adapters { adapter.write(to: &json) }
+        json.endArray()
         json.key("clockSynchronized")
         json.boolean(clockSynchronized)
         json.key("gatewayName")
@@ -59,6 +63,10 @@ extension GatewayStatusReport {
 extension GatewayStatusReport.SensorStatus {
     fileprivate func write(to json: inout JSONWriter) {
         json.beginObject()
+        if let adapter {
+            json.key("adapter")
+            json.string(adapter)
+        }
         json.key("address")
         json.string(address)
         if let alias {

@@ -39,6 +39,8 @@ package struct GatewayStatusReport: Codable, Sendable, Equatable {
     package var storageSlowCommitSeconds: Double?
     /// One entry per strap bound when the report was written, in address order.
     package var sensors: [SensorStatus]
+    /// The Bluetooth adapters the gateway uses (or that still hold a strap), by name.
+    package var adapters: [AdapterStatus]
     /// Delivery to JHE: last success, the current failure episode, the token.
     package var uplink: UplinkStatus
 
@@ -55,6 +57,7 @@ package struct GatewayStatusReport: Codable, Sendable, Equatable {
         storageFaultSince: Date? = nil,
         storageSlowCommitSeconds: Double? = nil,
         sensors: [SensorStatus],
+        adapters: [AdapterStatus] = [],
         uplink: UplinkStatus
     ) {
         self.gatewayName = gatewayName
@@ -68,6 +71,7 @@ package struct GatewayStatusReport: Codable, Sendable, Equatable {
         self.storageFaultSince = storageFaultSince
         self.storageSlowCommitSeconds = storageSlowCommitSeconds
         self.sensors = sensors
+        self.adapters = adapters
         self.uplink = uplink
     }
 
@@ -75,6 +79,8 @@ package struct GatewayStatusReport: Codable, Sendable, Equatable {
     package struct SensorStatus: Codable, Sendable, Equatable {
         /// The strap's address in `BluetoothAddress` text form (`F0:1D:2E:3C:4B:5A`).
         package var address: String
+        /// The adapter it is placed on, while it is.
+        package var adapter: String?
         /// The technician's name for the strap (`SensorBinding.alias`), if one was given.
         package var alias: String?
         /// The patient the strap's samples are filed under, when the binding names one.
@@ -108,6 +114,7 @@ package struct GatewayStatusReport: Codable, Sendable, Equatable {
         /// Every field given: the memberwise initializer, which Swift would make only `internal`.
         package init(
             address: String,
+            adapter: String? = nil,
             alias: String? = nil,
             patientID: String? = nil,
             state: String,
@@ -124,6 +131,7 @@ package struct GatewayStatusReport: Codable, Sendable, Equatable {
             reconnects: Int
         ) {
             self.address = address
+            self.adapter = adapter
             self.alias = alias
             self.patientID = patientID
             self.state = state

@@ -27,11 +27,16 @@ struct StatusReportFileTests {
         func maybe() -> Bool { Bool.random(using: &random) }
         let sensors = (0 ..< Int.random(in: 0 ... 3, using: &random)).map { _ in
             GatewayStatusReport.SensorStatus(
-                address: text(), alias: maybe() ? text() : nil, patientID: maybe() ? text() : nil, state: text(),
+                address: text(), adapter: maybe() ? text() : nil, alias: maybe() ? text() : nil, patientID: maybe() ? text() : nil, state: text(),
                 stateDetail: text(), lastSampleAt: maybe() ? when() : nil, bpm: maybe() ? count() % 300 : nil,
                 batteryPercent: maybe() ? count() % 101 : nil, samplesReceived: count(), samplesAccepted: count(),
                 samplesDelivered: count(), samplesDuplicate: count(), samplesRejected: count(), malformedFrames: count(),
                 reconnects: count())
+        }
+        let adapters = (0 ..< Int.random(in: 0 ... 2, using: &random)).map { _ in
+            GatewayStatusReport.AdapterStatus(
+                name: text(), address: maybe() ? text() : nil, powered: maybe(), slots: count(), straps: maybe() ? [] : [text(), text()],
+                connects: count(), failures: count(), slotRefusals: count())
         }
         let uplink = GatewayStatusReport.UplinkStatus(
             server: maybe() ? text() : nil, lastSuccessAt: maybe() ? when() : nil,
@@ -42,7 +47,8 @@ struct StatusReportFileTests {
         return GatewayStatusReport(
             gatewayName: text(), pid: Int32.random(in: 1 ... .max, using: &random), startedAt: when(),
             writtenAt: when(), refreshSeconds: [5, 60, 0.5, 3600].randomElement(using: &random)!,
-            clockSynchronized: Bool.random(using: &random), samplesAwaitingClock: count(), sensors: sensors, uplink: uplink)
+            clockSynchronized: Bool.random(using: &random), samplesAwaitingClock: count(), sensors: sensors,
+            adapters: adapters, uplink: uplink)
     }
 
     @Test("random reports, with every optional present or absent and dates before 1970 and with fractions, are written byte for byte as JSONEncoder wrote them")

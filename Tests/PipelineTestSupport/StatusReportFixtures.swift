@@ -8,7 +8,7 @@ package enum StatusReportFixtures {
     /// derived from `received`; `bpm: nil` plays one with no sample yet.
     package static func sensor(_ address: String, bpm: Int? = 72, received: Int = 100) -> GatewayStatusReport.SensorStatus {
         GatewayStatusReport.SensorStatus(
-            address: address, alias: "bed 1", patientID: "40001", state: "streaming", stateDetail: "notifying",
+            address: address, adapter: "hci1", alias: "bed 1", patientID: "40001", state: "streaming", stateDetail: "notifying",
             lastSampleAt: Date(timeIntervalSinceNow: -2), bpm: bpm, batteryPercent: 87, samplesReceived: received,
             samplesAccepted: received - 1, samplesDelivered: received - 10, samplesDuplicate: 2, samplesRejected: 1,
             malformedFrames: 3, reconnects: 4)
@@ -17,12 +17,14 @@ package enum StatusReportFixtures {
     /// A report from `pid`; the long default refresh period keeps it fresh however slowly a
     /// loaded machine gets to reading it.
     package static func report(
-        pid: Int32 = getpid(), writtenAgo: TimeInterval = 1, refreshSeconds: Double = 600, sensors: [GatewayStatusReport.SensorStatus]
+        pid: Int32 = getpid(), writtenAgo: TimeInterval = 1, refreshSeconds: Double = 600, sensors: [GatewayStatusReport.SensorStatus],
+        adapters: [GatewayStatusReport.AdapterStatus] = []
     ) -> GatewayStatusReport {
         let now = Date()
         return GatewayStatusReport(
             gatewayName: "ward-3", pid: pid, startedAt: now.addingTimeInterval(-3600), writtenAt: now.addingTimeInterval(-writtenAgo),
             refreshSeconds: refreshSeconds, clockSynchronized: true, samplesAwaitingClock: 0, sensors: sensors,
+            adapters: adapters,
             uplink: GatewayStatusReport.UplinkStatus(
                 server: "http://127.0.0.1:9", lastSuccessAt: now.addingTimeInterval(-30), lastErrorAt: now.addingTimeInterval(-300),
                 lastError: "HTTP 503 from 127.0.0.1:9", tokenExpiresAt: nil, tokenRefreshes: 2, reenrolmentRequired: nil))

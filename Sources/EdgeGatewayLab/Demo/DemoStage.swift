@@ -96,6 +96,8 @@ final class DemoStage: @unchecked Sendable {
         // This box's clock may never report itself synchronised (containers, CI); a demo should
         // not hold every sample for clock repair.
         environment["EDGE_GATEWAY_GATEWAY_HOLD_UNTIL_CLOCK_SYNC"] = "false"
+        // The simulated adapter, unlike a real controller, holds every strap of the stage.
+        environment["EDGE_GATEWAY_BLUETOOTH_MAX_CONNECTIONS"] = String(max(5, straps.count))
         try FileManager.default.createDirectory(atPath: runtimeDirectory, withIntermediateDirectories: true)
         environment["RUNTIME_DIRECTORY"] = runtimeDirectory
         daemon = try ChildProcess(

@@ -97,7 +97,7 @@ package struct Gateway {
                     }
                 }),
             SensorFleet(
-                bindings: SensorBindingStore(directory: stateDirectory), bus: .system, adapter: configuration.bluetooth.adapter,
+                bindings: SensorBindingStore(directory: stateDirectory), bus: .system, plan: AdapterPlan(configuration.bluetooth),
                 policy: reconnectPolicy, maxParallelConnects: configuration.bluetooth.maxParallelConnects, clock: clock,
                 buffer: buffer, counters: counters, logger: logger, bindingsChanged: bindingsChanged),
             ReloadSignal(raises: [bindingsChanged, committed], logger: logger),
@@ -110,7 +110,8 @@ package struct Gateway {
             configuration: ServiceGroupConfiguration(
                 services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
                 gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
-        logger.notice("edge-gateway started", metadata: ["state_dir": "\(stateDirectory)", "adapter": "\(configuration.bluetooth.adapter)"])
+        let adapters = configuration.bluetooth.adapterNames?.joined(separator: ", ") ?? "all"
+        logger.notice("edge-gateway started", metadata: ["state_dir": "\(stateDirectory)", "adapters": "\(adapters)"])
         do {
             try await group.run()
             try? notifier?.stopping()

@@ -3,11 +3,12 @@ import DBus
 import GatewayPipeline
 
 /// `doctor`'s Bluetooth checks: bluetoothd owns `org.bluez` on the system bus, the configured
-/// adapter exists and is powered, and bluetoothd knows every bound strap (a strap it has
-/// forgotten cannot be connected until it is found again).
+/// adapters exist and are powered (and how many more straps their connection slots hold), and
+/// bluetoothd knows every bound strap on one of them (a strap it has forgotten cannot be
+/// connected until it is found again).
 enum BluetoothChecks {
     /// The checks, in order; later ones are reported as not checked when an earlier one fails.
-    static func run(bus: DBusConnection.Bus, adapterName: String, bindings: Result<[SensorBinding], SensorBindingError>) async -> [DoctorCheck] {
+    static func run(bus: DBusConnection.Bus, plan: AdapterPlan, bindings: Result<[SensorBinding], SensorBindingError>) async -> [DoctorCheck] {
         let client: BlueZClient
         do {
             client = try await BlueZClient.connect(bus)
@@ -19,12 +20,12 @@ enum BluetoothChecks {
             ]
                 + skipped(because: "the system bus is unreachable")
         }
-        let checks = await run(client: client, adapterName: adapterName, bindings: bindings)
+        let checks = await run(client: client, plan: plan, bindings: bindings)
         await client.close()
         return checks
     }
 
-    private static func run(client: BlueZClient, adapterName: String, bindings: Result<[SensorBinding], SensorBindingError>) async -> [DoctorCheck] {
+    private static func run(client: BlueZClient, plan: AdapterPlan, bindings: Result<[SensorBinding], SensorBindingError>) async -> [DoctorCheck] {
         guard await client.isDaemonRunning else {
             return [
                 .fail(
@@ -34,24 +35,49 @@ enum BluetoothChecks {
                 + skipped(because: "bluetoothd is not running")
         }
         var checks = [DoctorCheck.pass("bluetoothd", "running (org.bluez owned on the system bus)")]
-        guard let adapter = await client.adapter(named: adapterName) else {
-            let present = await client.adapters().map(\.name)
+        let present = await client.adapters()
+        let names = present.map(\.name)
+        let missing = plan.names?.filter { !names.contains($0) } ?? []
+        let used = present.filter { plan.selects($0.name) }
+        guard missing.isEmpty, !used.isEmpty else {
+            let what = missing.isEmpty ? "no Bluetooth adapter" : "no adapter \(missing.joined(separator: ", "))"
             checks.append(
                 .fail(
-                    "adapter", "no adapter \(adapterName)" + (present.isEmpty ? " (none at all)" : " (present: \(present.joined(separator: ", ")))"),
-                    fix: present.isEmpty ? "plug in the Bluetooth dongle, check `rfkill list`" : "set [bluetooth] adapter in the configuration to one of them"))
-            return checks + [.fail("sensors", "not checked: adapter \(adapterName) is missing", fix: "fix the adapter first")]
+                    "adapter", what + (names.isEmpty ? " (none at all)" : " (present: \(names.joined(separator: ", ")))"),
+                    fix: names.isEmpty
+                        ? "plug in the Bluetooth dongle, check `rfkill list`"
+                        : "set [bluetooth] adapters in the configuration to \"all\" or to adapters present"))
+            return checks + [.fail("sensors", "not checked: an adapter is missing", fix: "fix the adapters first")]
         }
-        guard await adapter.isPowered else {
-            checks.append(.fail("adapter", "\(adapterName) is powered off", fix: "turn it on: bluetoothctl power on (check `rfkill list` if that fails)"))
-            return checks + [.fail("sensors", "not checked: adapter \(adapterName) is off", fix: "power the adapter on first")]
+        var powered: [Adapter] = []
+        for adapter in used where await adapter.isPowered { powered.append(adapter) }
+        let off = used.filter { !powered.contains($0) }.map(\.name)
+        guard off.isEmpty else {
+            let fix =
+                names.count == 1
+                ? "turn it on: bluetoothctl power on" : "turn each on: bluetoothctl, then select \(off[0]) and power on"
+            checks.append(
+                .fail(
+                    "adapter", "\(off.joined(separator: ", ")) \(off.count == 1 ? "is" : "are") powered off",
+                    fix: fix + " (check `rfkill list` if that fails)"))
+            return checks + [.fail("sensors", "not checked: an adapter is off", fix: "power the adapters on first")]
         }
-        checks.append(.pass("adapter", "\(adapterName) present and powered"))
-        checks.append(await sensors(client: client, adapter: adapter, bindings: bindings))
+        let slots = powered.reduce(0) { $0 + plan.capacity(of: $1.name) }
+        let bound = (try? bindings.get().count) ?? 0
+        let held = "\(powered.map(\.name).joined(separator: ", ")) present and powered; \(slots) connection slots, \(bound) bound"
+        if bound > slots {
+            checks.append(
+                .fail(
+                    "adapter", "\(held): \(bound - slots) straps cannot connect at once",
+                    fix: "plug in another adapter, or raise [bluetooth] max_connections if the controller is known to hold more"))
+        } else {
+            checks.append(.pass("adapter", "\(held): room for \(slots - bound) more straps"))
+        }
+        checks.append(await sensors(client: client, adapters: powered, bindings: bindings))
         return checks
     }
 
-    private static func sensors(client: BlueZClient, adapter: Adapter, bindings: Result<[SensorBinding], SensorBindingError>) async -> DoctorCheck {
+    private static func sensors(client: BlueZClient, adapters: [Adapter], bindings: Result<[SensorBinding], SensorBindingError>) async -> DoctorCheck {
         let bound: [SensorBinding]
         switch bindings {
         case .failure(let failure):
@@ -64,7 +90,9 @@ enum BluetoothChecks {
         }
         var unknown: [String] = []
         for binding in bound {
-            if await client.device(address: binding.address.description, on: adapter) == nil {
+            var known = false
+            for adapter in adapters where await client.device(address: binding.address.description, on: adapter) != nil { known = true }
+            if !known {
                 unknown.append(binding.address.description)
             }
         }

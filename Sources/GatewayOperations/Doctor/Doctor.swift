@@ -24,7 +24,7 @@ package struct Doctor {
     /// The findings, in a fixed order.
     package func run() async -> [DoctorCheck] {
         let bindings = Result { () throws(SensorBindingError) in try SensorBindingStore(directory: stateDirectory).load() }
-        var checks = await BluetoothChecks.run(bus: bus, adapterName: configuration.bluetooth.adapter, bindings: bindings)
+        var checks = await BluetoothChecks.run(bus: bus, plan: AdapterPlan(configuration.bluetooth), bindings: bindings)
         let credentials = Result { () throws(UplinkError) in try CredentialsFileStore(directory: stateDirectory).load() }
         checks += await UplinkChecks(configuration: configuration, credentials: credentials, bindings: (try? bindings.get()) ?? [], now: now()).run()
         checks.append(HostChecks.diskSpace(stateDirectory: stateDirectory, minimum: minimumFreeBytes))

@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import GatewayStatus
 import OfflineQueue
 import OutputFormats
 import Uplink
@@ -20,6 +21,7 @@ package enum StatusJSON {
         line.add("clock", .object(clock(snapshot)))
         let evictions: [String: Int]? = failure(snapshot.queue) == nil ? (try? snapshot.queue.get())?.evictedByStream ?? [:] : nil
         line.add("sensors", .objects(snapshot.sensorRows.map { row in sensor(row, now: snapshot.now, evicted: evictions.map { $0[row.status.address] ?? 0 }) }))
+        line.add("adapters", .objects((snapshot.report?.adapters ?? []).map(adapter)))
         line.add("storage", .object(storage(snapshot)))
         line.add("queue", .object(queue(snapshot.queue, held: snapshot.heldCount, movedAside: snapshot.movedAside)))
         line.add("uplink", .object(uplink(snapshot)))
@@ -61,6 +63,7 @@ package enum StatusJSON {
         line.add("address", .string(row.status.address))
         line.add("alias", .optional(row.status.alias))
         line.add("patient_id", .optional(row.status.patientID))
+        line.add("adapter", .optional(row.status.adapter))
         line.add("state", .string(row.status.state))
         line.add("state_detail", .string(row.status.stateDetail))
         line.add("last_sample_at", time(row.status.lastSampleAt))
@@ -76,6 +79,21 @@ package enum StatusJSON {
         line.add("samples_evicted", .optional(evicted))
         line.add("malformed_frames", .optional(counts?.malformedFrames))
         line.add("reconnects", .optional(counts?.reconnects))
+        return line
+    }
+
+    private static func adapter(_ adapter: GatewayStatusReport.AdapterStatus) -> JSONLine {
+        var line = JSONLine()
+        line.add("name", .string(adapter.name))
+        line.add("address", .optional(adapter.address))
+        line.add("powered", .boolean(adapter.powered))
+        line.add("slots", .integer(adapter.slots))
+        line.add("slots_used", .integer(adapter.slotsUsed))
+        line.add("slots_free", .integer(adapter.slotsFree))
+        line.add("straps", .array(adapter.straps.map(JSONLine.Value.string)))
+        line.add("connects", .integer(adapter.connects))
+        line.add("failures", .integer(adapter.failures))
+        line.add("slot_refusals", .integer(adapter.slotRefusals))
         return line
     }
 

@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import GatewayPipeline
+import GatewayStatus
 import OfflineQueue
 import OutputFormats
 import Uplink
@@ -31,6 +32,9 @@ package enum StatusText {
         }
         lines += heading.lines
         lines += [""] + sensors(snapshot)
+        if let adapters = snapshot.report?.adapters {
+            lines += [""] + self.adapters(adapters)
+        }
         var queueTable = queue(snapshot.queue)
         if let held = snapshot.heldCount, held > 0 {
             queueTable.add([
@@ -55,7 +59,8 @@ package enum StatusText {
             return ["sensors: none bound" + (snapshot.bindingsProblem.map { " (\($0))" } ?? " (bind one with `edge-gateway pair ADDRESS`)")]
         }
         var table = TextTable(header: [
-            "SENSOR", "ALIAS", "PATIENT", "STATE", "LAST SAMPLE", "BPM", "BATTERY", "RECEIVED", "ACCEPTED", "DELIVERED", "DUPLICATE", "REJECTED", "MALFORMED",
+            "SENSOR", "ALIAS", "PATIENT", "ADAPTER", "STATE", "LAST SAMPLE", "BPM", "BATTERY", "RECEIVED", "ACCEPTED", "DELIVERED", "DUPLICATE", "REJECTED",
+            "MALFORMED",
             "RECONNECTS",
         ])
         for row in rows {
@@ -66,7 +71,8 @@ package enum StatusText {
             ]
             let lastSample = row.status.lastSampleAt.map { AgeText.format(seconds: snapshot.now.timeIntervalSince($0)) + " ago" }
             let described: [String] = [
-                row.status.address, row.status.alias ?? "-", row.status.patientID ?? "-", row.status.state, lastSample ?? "-",
+                row.status.address, row.status.alias ?? "-", row.status.patientID ?? "-", row.status.adapter ?? "-", row.status.state,
+                lastSample ?? "-",
                 row.status.bpm.map(String.init) ?? "-", row.status.batteryPercent.map { "\($0) %" } ?? "-",
             ]
             table.add(described + numbers.map { $0.map(String.init) ?? "-" })
@@ -76,6 +82,20 @@ package enum StatusText {
             lines.append("  \(row.status.address): \(row.status.stateDetail)")
         }
         return lines
+    }
+
+    /// Each adapter's slots; with none, why straps cannot connect.
+    private static func adapters(_ adapters: [GatewayStatusReport.AdapterStatus]) -> [String] {
+        guard !adapters.isEmpty else {
+            return ["adapters: none present (is bluetoothd running, the dongle plugged in? `edge-gateway doctor` checks)"]
+        }
+        var table = TextTable(header: ["ADAPTER", "ADDRESS", "POWERED", "SLOTS USED", "FREE", "CONNECTS", "FAILURES", "NO SLOT", "STRAPS"])
+        for adapter in adapters {
+            let straps = adapter.straps.isEmpty ? "-" : adapter.straps.joined(separator: " ")
+            let counts = [adapter.slotsFree, adapter.connects, adapter.failures, adapter.slotRefusals].map(String.init)
+            table.add([adapter.name, adapter.address ?? "-", adapter.powered ? "yes" : "NO", "\(adapter.slotsUsed)/\(adapter.slots)"] + counts + [straps])
+        }
+        return table.lines
     }
 
     private static func queue(_ result: Result<QueueStats?, QueueError>) -> TextTable {

@@ -16,14 +16,20 @@ package struct BlueZStrapRadio: StrapRadio {
     }
 
     /// Read from the client's mirror: no D-Bus call.
-    package func readiness(of adapter: String) async -> AdapterReadiness {
-        await client.readiness(of: adapter)
+    package func adapters() async -> [RadioAdapter]? {
+        await client.radioAdapters()
     }
 
-    /// Waits on the mirror for `adapter`'s readiness to differ from `current` (bluetoothd
-    /// appearing, the adapter plugged in or powered), or for `timeout`.
-    package func readinessChange(of adapter: String, from current: AdapterReadiness, timeout: Duration) async {
-        _ = await client.wait(timeout: timeout) { $0.readiness(of: adapter) != current }
+    /// Waits on the mirror for an adapter to appear, go, or change power (or bluetoothd to come
+    /// or go), or for `timeout`.
+    package func adaptersChange(from current: [RadioAdapter]?, timeout: Duration) async {
+        _ = await client.wait(timeout: timeout) { $0.radioAdapters() != current }
+    }
+
+    /// The RSSI of the strap's device object under `adapter` (set while discovery sees it) and
+    /// its `Paired`; an adapter without such an object has neither.
+    package func sighting(of strap: BluetoothAddress, on adapter: String) async -> StrapSighting {
+        await client.sighting(of: strap.description, on: adapter)
     }
 
     /// Sets `Powered` on `adapter`; does nothing when there is no such adapter. A refusal is thrown
@@ -109,10 +115,23 @@ struct BlueZStrapLink: StrapLink {
 }
 
 extension BlueZClient {
-    /// Where the adapter `name` stands in the client's current view.
-    func readiness(of name: String) -> AdapterReadiness {
-        guard isDaemonRunning else { return .noDaemon }
-        guard let adapter = adapter(named: name) else { return .absent }
-        return property("Powered", of: BlueZName.adapter, at: adapter.path)?.bool == true ? .ready : .poweredOff
+    /// The adapters in the client's current view, nil while bluetoothd is not on the bus.
+    func radioAdapters() -> [RadioAdapter]? {
+        guard isDaemonRunning else { return nil }
+        return adapters().map { adapter in
+            RadioAdapter(
+                name: adapter.name, address: property("Address", of: BlueZName.adapter, at: adapter.path)?.string,
+                readiness: property("Powered", of: BlueZName.adapter, at: adapter.path)?.bool == true ? .ready : .poweredOff)
+        }.sorted { $0.name < $1.name }
+    }
+
+    /// What the device `address` under the adapter `name` shows of signal and bond.
+    func sighting(of address: String, on name: String) -> StrapSighting {
+        guard let adapter = adapter(named: name), let device = device(address: address, on: adapter) else {
+            return StrapSighting(adapter: name)
+        }
+        return StrapSighting(
+            adapter: name, rssi: property("RSSI", of: BlueZName.device, at: device.path)?.integer,
+            bonded: property("Paired", of: BlueZName.device, at: device.path)?.bool == true)
     }
 }

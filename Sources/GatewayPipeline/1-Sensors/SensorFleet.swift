@@ -20,7 +20,7 @@ import ServiceLifecycle
 package struct SensorFleet: Service {
     let bindings: SensorBindingStore
     let bus: DBusConnection.Bus
-    let adapter: String
+    let plan: AdapterPlan
     let policy: ReconnectPolicy
     let maxParallelConnects: Int
     let clock: CaptureClock
@@ -34,7 +34,7 @@ package struct SensorFleet: Service {
     package init(
         bindings: SensorBindingStore,
         bus: DBusConnection.Bus,
-        adapter: String,
+        plan: AdapterPlan,
         policy: ReconnectPolicy,
         maxParallelConnects: Int,
         clock: CaptureClock,
@@ -46,7 +46,7 @@ package struct SensorFleet: Service {
     ) {
         self.bindings = bindings
         self.bus = bus
-        self.adapter = adapter
+        self.plan = plan
         self.policy = policy
         self.maxParallelConnects = maxParallelConnects
         self.clock = clock
@@ -70,8 +70,11 @@ package struct SensorFleet: Service {
         }
         defer { watch?.cancel() }
         let slots = ConnectionSlots(limit: maxParallelConnects)
+        let placement = AdapterPlacement(plan: plan) { [counters] loads in counters.update { $0.placed(loads) } }
         let radio = BlueZStrapRadio(client: client, discovery: DiscoverySessions())
         let malformed = MalformedFrameLog { [logger] in logger.warning("\($0)") }
+        let adapterWatch = Task { [plan, logger] in await Self.watchAdapters(radio: radio, placement: placement, plan: plan, logger: logger) }
+        defer { adapterWatch.cancel() }
         var running: [BluetoothAddress: (binding: SensorBinding, task: Task<Void, Never>)] = [:]
         var lastError: String?
         while !Task.isCancelledOrShuttingDown {
@@ -87,7 +90,8 @@ package struct SensorFleet: Service {
                 for (address, binding) in wanted where running[address] == nil {
                     let tally = counters.update { $0.track(binding) }
                     let supervisor = SensorSupervisor(
-                        address: address, patientID: binding.patientID, radio: radio, adapter: adapter, policy: policy,
+                        address: address, patientID: binding.patientID, radio: radio, plan: plan, placement: placement,
+                        policy: policy,
                         slots: slots, clock: clock, tally: tally,
                         onSample: { [buffer, counters] sample in
                             if !buffer.add(sample) { counters.update { $0.refused(1) } }
@@ -110,6 +114,30 @@ package struct SensorFleet: Service {
         for entry in running.values { entry.task.cancel() }
         for entry in running.values { await entry.task.value }
         await client.close()
+    }
+
+    /// Keeps the placement's view of the adapters current, so `status` shows them with no strap
+    /// waiting, and logs each adapter of the plan that appears, goes, or changes power.
+    private static func watchAdapters(radio: BlueZStrapRadio, placement: AdapterPlacement, plan: AdapterPlan, logger: Logger) async {
+        var previous: [String: RadioAdapter] = [:]
+        while !Task.isCancelled {
+            let adapters = await radio.adapters()
+            await placement.observe(adapters)
+            let current = Dictionary((adapters ?? []).filter { plan.selects($0.name) }.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
+            for (name, adapter) in current where previous[name] != adapter {
+                logger.notice(
+                    previous[name] == nil ? "adapter present" : "adapter changed",
+                    metadata: [
+                        "adapter": "\(name)", "address": "\(adapter.address ?? "-")", "powered": "\(adapter.readiness == .ready)",
+                        "slots": "\(plan.capacity(of: name))",
+                    ])
+            }
+            for name in previous.keys where current[name] == nil {
+                logger.warning("adapter gone; its straps are placed on the others", metadata: ["adapter": "\(name)"])
+            }
+            previous = current
+            await radio.adaptersChange(from: adapters, timeout: .seconds(3600))
+        }
     }
 
     /// Connects to the bus, retrying until it answers or the service stops.

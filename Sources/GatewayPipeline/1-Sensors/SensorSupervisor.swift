@@ -8,16 +8,20 @@ import ProcessThreads
 
 /// Keeps one bound strap connected and its notifications flowing, for weeks, without a human.
 ///
-/// One cycle: wait for bluetoothd, the adapter and its power → find the device (discovering
-/// only if bluetoothd does not know it) → connect (within the adapter's connection slots) →
+/// One cycle: wait for bluetoothd and a powered adapter → take a connection slot on the best
+/// adapter (`AdapterPlacement`) → find the device there (discovering only if bluetoothd does not
+/// know it) → connect (within the adapter's parallel connects) →
 /// wait for services → read device details → find 0x2A37 by UUID → start notifications →
 /// turn every frame into a `HeartRateSample`. When the cycle ends (link loss, bluetoothd
 /// restart, adapter power loss, a strap that stops notifying) the next one starts at once; when
-/// it fails, it starts again after a jittered, capped backoff. Nothing is given up for good.
+/// it fails, it starts again after a jittered, capped backoff. Nothing is given up for good. An
+/// adapter that refuses the connect for want of a slot is not the strap's fault: the strap is
+/// placed again at once, elsewhere or when a slot frees.
 package actor SensorSupervisor {
     let address: BluetoothAddress
     private let radio: any StrapRadio
-    private let adapterName: String
+    private let plan: AdapterPlan
+    private let placement: AdapterPlacement
     private let policy: ReconnectPolicy
     private let slots: ConnectionSlots
     private let frames: FrameReceiver
@@ -38,19 +42,20 @@ package actor SensorSupervisor {
     private(set) var details = DeviceDetails()
 
     /// A supervisor for the strap at `address`, bound to `patientID`, reached through `radio` on
-    /// `adapter`; `onSample` gets every decoded frame, `onEvent` every state change and failure,
+    /// an adapter of `plan` that `placement` chooses; `onSample` gets every decoded frame, `onEvent` every state change and failure,
     /// and `tally` counts the frames (the board's, so counts survive a restarted supervisor).
     /// Both callbacks are called on the stack's thread as frames arrive: they must be quick and
     /// must not block (hand the sample to a buffer, count it).
     package init(
-        address: BluetoothAddress, patientID: String?, radio: any StrapRadio, adapter: String,
+        address: BluetoothAddress, patientID: String?, radio: any StrapRadio, plan: AdapterPlan, placement: AdapterPlacement,
         policy: ReconnectPolicy, slots: ConnectionSlots, clock: CaptureClock, tally: StrapTally = StrapTally(),
         onSample: @escaping @Sendable (HeartRateSample) -> Void,
         onEvent: @escaping @Sendable (SensorEvent) -> Void = { _ in }
     ) {
         self.address = address
         self.radio = radio
-        adapterName = adapter
+        self.plan = plan
+        self.placement = placement
         self.policy = policy
         self.slots = slots
         frames = FrameReceiver(address: address, patientID: patientID, clock: clock, tally: tally, onSample: onSample, onEvent: onEvent)
@@ -62,12 +67,15 @@ package actor SensorSupervisor {
         var attempt = 0
         while !Task.isCancelled {
             do {
-                try await waitForAdapter()
-                let link = try await findStrap()
-                try await connect(link)
-                details = await link.details()
-                onEvent(.deviceInfo(address, details))
-                let lasted = try await receive(from: link)
+                let adapter = try await placeStrap()
+                let lasted: Duration
+                do {
+                    lasted = try await cycle(on: adapter)
+                } catch {
+                    await placement.release(address)
+                    throw error
+                }
+                await placement.release(address)
                 // A stop (the daemon shutting down) ends the subscription too; that is not a drop.
                 guard !Task.isCancelled else { return }
                 reconnects += 1
@@ -78,6 +86,9 @@ package actor SensorSupervisor {
                 throw SupervisorError("\(address) dropped \(Int((lasted.seconds * 1000).rounded())) ms after subscribing", transient: true)
             } catch is CancellationError {
                 return
+            } catch let refusal as SlotRefused {
+                // Not the strap's fault: placed again at once, where a slot is free.
+                state = .waiting("no free connection slot on \(refusal.adapter) (\(refusal.reason))")
             } catch {
                 guard !Task.isCancelled else { return }
                 let failure = error as? SupervisorError ?? SupervisorError(String(describing: error), transient: true)
@@ -90,46 +101,94 @@ package actor SensorSupervisor {
         }
     }
 
+    /// One connection on `adapter`, from finding the strap to the end of its subscription.
+    private func cycle(on adapter: String) async throws -> Duration {
+        let link = try await findStrap(on: adapter)
+        try await connect(link, on: adapter)
+        details = await link.details()
+        onEvent(.deviceInfo(address, details))
+        return try await receive(from: link)
+    }
+
     // MARK: Steps
 
-    /// Returns once bluetoothd runs and the adapter is present and powered.
-    private func waitForAdapter() async throws {
-        let name = adapterName
+    /// Returns the adapter the strap was placed on, once bluetoothd runs, an adapter of the
+    /// plan is present and powered, and one of them has a free slot.
+    private func placeStrap() async throws -> String {
         while true {
             try Task.checkCancellation()
-            let readiness = await radio.readiness(of: name)
-            switch readiness {
-            case .ready:
-                return
-            case .noDaemon:
-                state = .waiting("bluetoothd is not running")
-            case .absent:
-                state = .waiting("adapter \(name) is not present")
-            case .poweredOff where policy.powerOnAdapter:
-                state = .waiting("adapter \(name) is off; powering it on")
-                try await radio.powerOn(name)
-            case .poweredOff:
-                state = .waiting("adapter \(name) is powered off")
+            let adapters = await radio.adapters()
+            let usable = (adapters ?? []).filter { plan.selects($0.name) }
+            let ready = usable.filter { $0.readiness == .ready }
+            if ready.isEmpty {
+                state = .waiting(Self.noAdapterReason(adapters, usable: usable, plan: plan, powering: policy.powerOnAdapter))
+                if policy.powerOnAdapter, let off = usable.first(where: { $0.readiness == .poweredOff }) {
+                    try await radio.powerOn(off.name)
+                }
+                await radio.adaptersChange(from: adapters, timeout: .seconds(30))
+                continue
             }
-            await radio.readinessChange(of: name, from: readiness, timeout: .seconds(30))
+            var sightings: [StrapSighting] = []
+            for adapter in ready { sightings.append(await radio.sighting(of: address, on: adapter.name)) }
+            if let chosen = await placement.place(address, among: sightings) { return chosen }
+            state = .waiting("no free connection slot on \(ready.map(\.name).joined(separator: ", "))")
+            // A slot freed here, or an adapter plugged in or powered, ends the wait.
+            await withTaskGroup(of: Void.self) { [radio, placement] group in
+                group.addTask { await placement.slotFreed(timeout: .seconds(30)) }
+                group.addTask { await radio.adaptersChange(from: adapters, timeout: .seconds(30)) }
+                await group.next()
+                group.cancelAll()
+            }
         }
     }
 
-    /// The strap's link, discovering the strap if the stack does not know it.
-    private func findStrap() async throws -> any StrapLink {
-        if let link = await radio.knownLink(to: address, on: adapterName) { return link }
-        state = .discovering
-        return try await radio.discover(address, on: adapterName, timeout: policy.discoveryTimeout)
+    /// Why no adapter can be used: bluetoothd, adapters absent, or off.
+    static func noAdapterReason(_ adapters: [RadioAdapter]?, usable: [RadioAdapter], plan: AdapterPlan, powering: Bool) -> String {
+        guard let adapters else { return "bluetoothd is not running" }
+        if usable.isEmpty {
+            guard let names = plan.names else { return "no Bluetooth adapter is present" }
+            let present = adapters.isEmpty ? "none" : adapters.map(\.name).joined(separator: ", ")
+            let missing = names.count == 1 ? "adapter \(names[0]) is" : "adapters \(names.joined(separator: ", ")) are"
+            return "\(missing) not present (present: \(present))"
+        }
+        let off = usable.map(\.name).joined(separator: ", ")
+        let subject = usable.count == 1 ? "adapter \(off) is" : "adapters \(off) are"
+        return powering ? "\(subject) off; powering it on" : "\(subject) powered off"
     }
 
-    private func connect(_ link: any StrapLink) async throws {
+    /// The strap's link on `adapter`, discovering the strap if the stack does not know it.
+    private func findStrap(on adapter: String) async throws -> any StrapLink {
+        if let link = await radio.knownLink(to: address, on: adapter) { return link }
+        state = .discovering
+        return try await radio.discover(address, on: adapter, timeout: policy.discoveryTimeout)
+    }
+
+    private func connect(_ link: any StrapLink, on adapter: String) async throws {
         state = .connecting
-        try await slots.withSlot(on: adapterName) { try await link.connect() }
+        await placement.connectStarted(address)
+        do {
+            try await slots.withSlot(on: adapter) { try await link.connect() }
+        } catch let failure as SupervisorError where failure.slotRefusal != .none {
+            if await placement.connectFinished(address, .noSlot(certain: failure.slotRefusal == .certain)) {
+                throw SlotRefused(adapter: adapter, reason: failure.description)
+            }
+            throw failure
+        } catch {
+            await placement.connectFinished(address, .failed)
+            throw error
+        }
+        await placement.connectFinished(address, .connected)
         state = .resolvingServices
         guard await link.servicesResolved(within: policy.servicesTimeout) else {
             await link.disconnect()
             throw SupervisorError("\(address) connected but its services were not resolved in time", transient: true)
         }
+    }
+
+    /// A connect the adapter refused for want of a slot: the cycle ends without a strap failure.
+    private struct SlotRefused: Error {
+        let adapter: String
+        let reason: String
     }
 
     /// Subscribes to 0x2A37, whose frames `frames` turns into samples, until the subscription

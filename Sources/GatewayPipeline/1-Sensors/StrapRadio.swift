@@ -1,16 +1,19 @@
 import GATTHeartRate
 
-/// The Bluetooth stack as a `SensorSupervisor` sees it: is the adapter usable, is the strap
-/// known, find it. `BlueZStrapRadio` is the real one, over bluetoothd's D-Bus API; tests use an
+/// The Bluetooth stack as a `SensorSupervisor` sees it: which adapters are usable, how well
+/// each hears the strap, is the strap known, find it. `BlueZStrapRadio` is the real one, over bluetoothd's D-Bus API; tests use an
 /// in-memory one, so the supervisor's state machine (backoff, stall, flapping, connection
 /// slots, adapter loss) is tested without a bus.
 ///
 /// Failures are thrown as `SupervisorError`, already judged transient or not.
 package protocol StrapRadio: Sendable {
-    /// Where `adapter` stands now.
-    func readiness(of adapter: String) async -> AdapterReadiness
-    /// Returns once `adapter`'s readiness differs from `current`, or after `timeout`.
-    func readinessChange(of adapter: String, from current: AdapterReadiness, timeout: Duration) async
+    /// Every adapter the stack has now, powered or not; nil while bluetoothd is not running.
+    func adapters() async -> [RadioAdapter]?
+    /// Returns once the adapters (their set or their power) differ from `current`, or after
+    /// `timeout`.
+    func adaptersChange(from current: [RadioAdapter]?, timeout: Duration) async
+    /// How well `adapter` hears `strap`, and whether it holds the strap's bond.
+    func sighting(of strap: BluetoothAddress, on adapter: String) async -> StrapSighting
     /// Powers `adapter` on (only when `[bluetooth]` allows the gateway to).
     func powerOn(_ adapter: String) async throws
     /// The link to a strap the stack already knows, or nil.

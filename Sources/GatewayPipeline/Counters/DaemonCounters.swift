@@ -58,6 +58,8 @@ package struct CounterBoard: Sendable {
     /// The figures each tracked strap's frames move, read into its entry for a report.
     private var tallies: [BluetoothAddress: StrapTally] = [:]
     private var uplink = GatewayStatusReport.UplinkStatus(tokenRefreshes: 0)
+    /// The adapters' slots, as the placement last reported them.
+    private(set) var adapters: [GatewayStatusReport.AdapterStatus] = []
     /// Samples held until the clock synchronises (set by clock repair).
     var samplesAwaitingClock = 0
     /// Samples the intake could not make durable (buffer full while the disk failed).
@@ -74,6 +76,7 @@ package struct CounterBoard: Sendable {
         var entry = sensors[binding.address] ?? Self.emptyStatus(binding.address)
         entry.alias = binding.alias
         entry.patientID = binding.patientID
+        entry.adapter = adapters.first { $0.straps.contains(binding.address.description) }?.name
         sensors[binding.address] = entry
         if let tally = tallies[binding.address] { return tally }
         let tally = StrapTally()
@@ -101,6 +104,17 @@ package struct CounterBoard: Sendable {
         case .malformedFrame, .retrying, .stalled:
             break
         }
+    }
+
+    /// Records where the placement put each strap and every adapter's slots.
+    mutating func placed(_ loads: [AdapterPlacement.Load]) {
+        adapters = loads.map {
+            GatewayStatusReport.AdapterStatus(
+                name: $0.adapter, address: $0.address, powered: $0.powered, slots: $0.capacity, straps: $0.placed.map(\.description),
+                connects: $0.connects, failures: $0.failures, slotRefusals: $0.slotRefusals)
+        }
+        let placements = Dictionary(loads.flatMap { load in load.placed.map { ($0, load.adapter) } }, uniquingKeysWith: { $1 })
+        for address in sensors.keys { sensors[address]?.adapter = placements[address] }
     }
 
     /// Samples became durable (in the queue, or held for the clock).
@@ -185,7 +199,7 @@ package struct CounterBoard: Sendable {
             clockSynchronized: clockSynchronized, samplesAwaitingClock: samplesAwaitingClock,
             storageFault: storageFault?.fault, storageFaultSince: storageFault?.since,
             storageSlowCommitSeconds: slowCommit?.seconds,
-            sensors: sensors.map { withTally($0.key, $0.value) }.sorted { $0.address < $1.address }, uplink: uplink)
+            sensors: sensors.map { withTally($0.key, $0.value) }.sorted { $0.address < $1.address }, adapters: adapters, uplink: uplink)
     }
 
     /// A strap's entry with the figures its tally holds now.

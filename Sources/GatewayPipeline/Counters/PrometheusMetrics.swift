@@ -17,7 +17,9 @@ import Synchronization
 /// `sensor`); `edge_gateway_queue_records{state="pending|leased|dead"}`,
 /// `edge_gateway_queue_db_bytes`; `edge_gateway_upload_latency_seconds` (histogram);
 /// `edge_gateway_token_refreshes_total`; `edge_gateway_clock_synchronized`;
-/// `edge_gateway_samples_awaiting_clock`.
+/// `edge_gateway_samples_awaiting_clock`; per adapter (label `adapter`):
+/// `edge_gateway_adapter_powered`, `edge_gateway_adapter_slots{state="used|free"}`,
+/// `edge_gateway_adapter_{connects,connect_failures,slot_refusals}_total`.
 package final class PrometheusMetrics: Sendable {
     /// The `Content-Type` of the rendered text.
     package static let contentType = "text/plain; version=0.0.4; charset=utf-8"
@@ -70,6 +72,16 @@ package final class PrometheusMetrics: Sendable {
         advance("token_refreshes_total", "Access-token renewals since the daemon started.", [], to: report.uplink.tokenRefreshes)
         set("clock_synchronized", "1 when the kernel reports the system clock synchronised.", [], to: report.clockSynchronized ? 1 : 0)
         set("samples_awaiting_clock", "Samples held until the clock synchronises.", [], to: report.samplesAwaitingClock)
+        for adapter in report.adapters {
+            let labels = [("adapter", adapter.name)]
+            set("adapter_powered", "1 while the adapter is present and powered.", labels, to: adapter.powered ? 1 : 0)
+            for (state, value) in [("used", adapter.slotsUsed), ("free", adapter.slotsFree)] {
+                set("adapter_slots", "Connection slots of the adapter by state.", labels + [("state", state)], to: value)
+            }
+            advance("adapter_connects_total", "Connects that succeeded on the adapter since the daemon started.", labels, to: adapter.connects)
+            advance("adapter_connect_failures_total", "Connects that failed on the adapter since the daemon started.", labels, to: adapter.failures)
+            advance("adapter_slot_refusals_total", "Connects the adapter refused for want of a slot.", labels, to: adapter.slotRefusals)
+        }
         set("storage_fault", "1 while the queue's disk is full or refuses writes (samples wait in memory).", [], to: report.storageFault == nil ? 0 : 1)
         return registry.emitToString()
     }

@@ -54,6 +54,10 @@ struct DaemonEndToEndTests {
         let text = String(decoding: metrics.body, as: UTF8.self)
         #expect(metrics.status == 200)
         #expect(text.contains("edge_gateway_samples_delivered_total{sensor=\"\(second)\"}"))
+        #expect(text.contains("edge_gateway_adapter_slots{adapter=\"hci0\",state=\"used\"} 2"), "both straps placed on the one adapter")
+        let report = try #require(try fixture.statusReport())
+        #expect(report.sensors.allSatisfy { $0.adapter == "hci0" })
+        #expect(report.adapters.map(\.name) == ["hci0"] && report.adapters.first?.powered == true && report.adapters.first?.connects == 2)
         daemon.signal(SIGTERM)
         #expect(try await DaemonFixture.waitForExit(daemon) == 0)
     }

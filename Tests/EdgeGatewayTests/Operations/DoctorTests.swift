@@ -72,6 +72,7 @@ struct DoctorTests {
         #expect(failures.isEmpty, "\(failures)")
         #expect(checks.allSatisfy { $0.line.hasPrefix("✓ \($0.name): ") })
         #expect(try Self.check("token", in: checks).detail.contains("accepted by 127.0.0.1"))
+        #expect(try Self.check("adapter", in: checks).detail == "hci0 present and powered; 5 connection slots, 1 bound: room for 4 more straps")
     }
 
     @Test("adapter off, a strap bluetoothd does not know, and then bluetoothd gone each fail with their fix")
@@ -84,6 +85,12 @@ struct DoctorTests {
                 address: try #require(BluetoothAddress("AA:BB:CC:DD:EE:FF")), alias: nil, patientID: nil, addedAt: Date()))
         await site.bluetoothd.setAdapterPowered(true)
         let unknown = await site.doctor()
+        var twoAdapters = GatewayConfiguration()
+        twoAdapters.bluetooth.adapters = "hci0, hci1"
+        twoAdapters.bluetooth.maxConnections = 1
+        let missing = try Self.check("adapter", in: await site.doctor(configuration: twoAdapters))
+        twoAdapters.bluetooth.adapters = "all"
+        let crowded = try Self.check("adapter", in: await site.doctor(configuration: twoAdapters))
         await site.bluetoothd.stop()
         let absent = await site.doctor()
         await site.stop()
@@ -93,6 +100,8 @@ struct DoctorTests {
         let sensors = try Self.check("sensors", in: unknown)
         #expect(!sensors.passed && sensors.detail.contains("1 of 2 bound straps unknown to bluetoothd: AA:BB:CC:DD:EE:FF"))
         #expect(try Self.check("adapter", in: unknown).passed)
+        #expect(!missing.passed && missing.detail == "no adapter hci1 (present: hci0)")
+        #expect(!crowded.passed && crowded.detail == "hci0 present and powered; 1 connection slots, 2 bound: 1 straps cannot connect at once")
         let bluetoothd = try Self.check("bluetoothd", in: absent)
         #expect(
             !bluetoothd.passed && bluetoothd.line.contains("nobody owns org.bluez") && bluetoothd.line.contains("— start it: systemctl start bluetooth"))

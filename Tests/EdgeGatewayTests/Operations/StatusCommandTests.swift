@@ -84,7 +84,15 @@ struct StatusCommandTests {
     func liveDaemon() async throws {
         let state = try TemporaryDirectory()
         defer { state.remove() }
-        try StatusReportFile.write(StatusReportFixtures.report(sensors: [StatusReportFixtures.sensor("F0:1D:2E:3C:00:01", bpm: 64)]), directory: state.path)
+        let adapters = [
+            GatewayStatusReport.AdapterStatus(
+                name: "hci0", address: "00:1A:7D:DA:71:00", powered: true, slots: 2, straps: [], connects: 4, failures: 1, slotRefusals: 0),
+            GatewayStatusReport.AdapterStatus(
+                name: "hci1", address: "00:1A:7D:DA:71:01", powered: true, slots: 2, straps: ["F0:1D:2E:3C:00:01"], connects: 2, failures: 0,
+                slotRefusals: 1),
+        ]
+        try StatusReportFile.write(
+            StatusReportFixtures.report(sensors: [StatusReportFixtures.sensor("F0:1D:2E:3C:00:01", bpm: 64)], adapters: adapters), directory: state.path)
         try Self.enrol(state)
         try await Self.queueSamples(state, count: 3)
         let binding = SensorBinding(address: try #require(BluetoothAddress("F0:1D:2E:3C:00:02")), alias: "bed 2", patientID: "40001", addedAt: Date())
@@ -98,6 +106,10 @@ struct StatusCommandTests {
         #expect(row.contains("streaming") && row.contains("64") && row.contains("87 %"))
         #expect(header.range(of: "BPM")?.lowerBound.utf16Offset(in: header) == row.range(of: "64")?.lowerBound.utf16Offset(in: row), "columns aligned")
         #expect(human.outputLines.contains { $0.hasPrefix("F0:1D:2E:3C:00:02") && $0.contains("unknown") })
+        #expect(row.contains(" hci1 "), "the strap's adapter")
+        let hci1 = try #require(human.outputLines.first { $0.hasPrefix("hci1") })
+        #expect(hci1.contains("00:1A:7D:DA:71:01") && hci1.contains("1/2") && hci1.hasSuffix("F0:1D:2E:3C:00:01"))
+        #expect(human.outputLines.contains { $0.hasPrefix("ADAPTER") && $0.contains("SLOTS USED") })
         #expect(human.outputLines.contains { $0.hasPrefix("  pending") && $0.hasSuffix(" 3") })
         #expect(human.outputLines.contains { $0.contains("last error") && $0.contains("HTTP 503") })
         #expect(human.outputLines.contains { $0.contains("re-enrolment") && $0.hasSuffix("not needed") })
@@ -106,7 +118,7 @@ struct StatusCommandTests {
         for secret in [Self.secretToken, Self.secretRefresh] {
             #expect(!human.standardOutput.contains(secret) && !json.standardOutput.contains(secret))
         }
-        let keys = ["\"gateway\":", "\"state_dir\":", "\"daemon\":", "\"clock\":", "\"sensors\":", "\"queue\":", "\"uplink\":"]
+        let keys = ["\"gateway\":", "\"state_dir\":", "\"daemon\":", "\"clock\":", "\"sensors\":", "\"adapters\":", "\"queue\":", "\"uplink\":"]
         let offsets = try keys.map { try #require(json.standardOutput.range(of: $0)).lowerBound }
         #expect(offsets == offsets.sorted(), "top-level keys in the documented order")
         let object = try Self.json(json)
@@ -116,6 +128,11 @@ struct StatusCommandTests {
         #expect(sensors[0]["bpm"] as? Int == 64 && sensors[0]["samples_received"] as? Int == 100 && sensors[0]["samples_evicted"] as? Int == 0)
         #expect((sensors[0]["last_sample_age_s"] as? Double).map { $0 >= 2 && $0 < 600 } == true)
         #expect(sensors[1]["state"] as? String == "unknown" && sensors[1]["samples_received"] is NSNull)
+        #expect(sensors[0]["adapter"] as? String == "hci1" && sensors[1]["adapter"] is NSNull)
+        let adapterObjects = try #require(object["adapters"] as? [[String: Any]])
+        #expect(adapterObjects.map { $0["name"] as? String } == ["hci0", "hci1"])
+        #expect(adapterObjects[1]["slots_used"] as? Int == 1 && adapterObjects[1]["slots_free"] as? Int == 1)
+        #expect(adapterObjects[1]["straps"] as? [String] == ["F0:1D:2E:3C:00:01"] && adapterObjects[1]["slot_refusals"] as? Int == 1)
         let queue = try #require(object["queue"] as? [String: Any])
         #expect(queue["pending"] as? Int == 3 && (queue["db_bytes"] as? Int ?? 0) > 0)
         let uplink = try #require(object["uplink"] as? [String: Any])

@@ -8,6 +8,8 @@ import Testing
 struct ConfigurationErrorTests {
     static let path = "/cfg/gateway.toml"
     static let sections = "the sections are [gateway], [bluetooth], [queue], [uplink], [metrics]"
+    static let adapters = "\"all\" or BlueZ adapter names hciN separated by commas, such as \"hci0, hci1\""
+    static let adapter = "expected \"\" or one BlueZ adapter name hciN (the key of versions before `adapters`)"
 
     /// A bad file, the code it must get and its whole message.
     struct Case: Sendable, CustomTestStringConvertible {
@@ -64,8 +66,8 @@ struct ConfigurationErrorTests {
             text: "[uplink]\nrr_intervals = \"yes\"\n", code: .wrongType,
             message: "/cfg/gateway.toml: [uplink] rr_intervals = \"yes\" is a string, not a boolean; expected true or false"),
         Case(
-            text: "[bluetooth]\nadapter = [\"hci0\"]\n", code: .wrongType,
-            message: "/cfg/gateway.toml: [bluetooth] adapter = [\"hci0\"] is an array, not a string; expected a BlueZ adapter name hciN, such as hci0"),
+            text: "[bluetooth]\nadapters = [\"hci0\"]\n", code: .wrongType,
+            message: "/cfg/gateway.toml: [bluetooth] adapters = [\"hci0\"] is an array, not a string; expected \(Self.adapters)"),
         Case(
             text: "[uplink]\nbatch_size = 0\n", code: .invalidValue,
             message: "/cfg/gateway.toml: [uplink] batch_size = 0 is not allowed; expected a whole number of entries from 1 to 1000"),
@@ -79,11 +81,19 @@ struct ConfigurationErrorTests {
             text: "[queue]\ncommit_interval_ms = 0\n", code: .invalidValue,
             message: "/cfg/gateway.toml: [queue] commit_interval_ms = 0 is not allowed; expected a whole number of milliseconds from 1 to 60000"),
         Case(
-            text: "[bluetooth]\nadapter = \"wlan0\"\n", code: .invalidValue,
-            message: "/cfg/gateway.toml: [bluetooth] adapter = \"wlan0\" is not allowed; expected a BlueZ adapter name hciN, such as hci0"),
+            text: "[bluetooth]\nadapters = \"hci0, wlan0\"\n", code: .invalidValue,
+            message: "/cfg/gateway.toml: [bluetooth] adapters = \"hci0, wlan0\" is not allowed; expected \(Self.adapters)"),
         Case(
             text: "[bluetooth]\nadapter = \"hci\"\n", code: .invalidValue,
-            message: "/cfg/gateway.toml: [bluetooth] adapter = \"hci\" is not allowed; expected a BlueZ adapter name hciN, such as hci0"),
+            message: "/cfg/gateway.toml: [bluetooth] adapter = \"hci\" is not allowed; \(Self.adapter)"),
+        Case(
+            text: "[bluetooth]\nadapters = \"hci0, hci0\"\n", code: .invalidValue,
+            message: "/cfg/gateway.toml: [bluetooth] adapters = \"hci0, hci0\" is not allowed (an adapter is named twice); expected \(Self.adapters)"),
+        Case(
+            text: "[bluetooth]\nmax_connections_by_adapter = \"hci1=7, hci0\"\n", code: .invalidValue,
+            message:
+                "/cfg/gateway.toml: [bluetooth] max_connections_by_adapter = \"hci1=7, hci0\" is not allowed (\"hci0\" is not hciN=count); expected \"\" or hciN=count pairs separated by commas, such as \"hci0=3, hci1=7\" (counts from 1 to 100)"
+        ),
         Case(
             text: "[uplink]\nbase_url = \"http://jhe.example.org\"\n", code: .invalidValue,
             message:
@@ -160,7 +170,7 @@ struct ConfigurationErrorTests {
         #expect(throws: ConfigurationError(.unknownSection, "/cfg/gateway.toml: unknown section [\(cut)]; \(Self.sections)")) {
             try ConfigurationLoader.load(text: "[\(long)]\n", path: Self.path, environment: [:])
         }
-        let adapter = "expected a BlueZ adapter name hciN, such as hci0"
+        let adapter = Self.adapter
         let quoted = "\"" + String(repeating: "k", count: 79) + "… (1048578 characters)"
         #expect(throws: ConfigurationError(.invalidValue, "/cfg/gateway.toml: [bluetooth] adapter = \(quoted) is not allowed; \(adapter)")) {
             try ConfigurationLoader.load(text: "[bluetooth]\nadapter = \"\(long)\"\n", path: Self.path, environment: [:])
@@ -178,7 +188,7 @@ struct ConfigurationErrorTests {
         let text = "[bluetooth]\nadapter = \"wlan0\"\n[uplink]\nbatch_size = 0\n"
         #expect(
             throws: ConfigurationError(
-                .invalidValue, "/cfg/gateway.toml: [bluetooth] adapter = \"wlan0\" is not allowed; expected a BlueZ adapter name hciN, such as hci0")
+                .invalidValue, "/cfg/gateway.toml: [bluetooth] adapter = \"wlan0\" is not allowed; \(Self.adapter)")
         ) {
             try ConfigurationLoader.load(text: text, path: Self.path, environment: [:])
         }

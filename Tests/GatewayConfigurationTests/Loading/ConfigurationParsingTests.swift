@@ -21,10 +21,13 @@ struct ConfigurationParsingTests {
         hold_until_clock_sync = false
 
         [bluetooth]
-        adapter = "hci1"
+        adapters = "hci1,hci2"
+        max_connections = 4
+        max_connections_by_adapter = "hci2 = 7"
         max_parallel_connects = 3
         reconnect_max_backoff_s = 120
         stall_timeout_s = 30
+        adapter = "hci1"
 
         [queue]
         max_records = 5000
@@ -65,6 +68,9 @@ struct ConfigurationParsingTests {
         expected.gateway.name = "clinic-3"
         expected.gateway.stateDirectory = "/srv/gateway"
         expected.gateway.holdUntilClockSync = false
+        expected.bluetooth.adapters = "hci1, hci2"
+        expected.bluetooth.maxConnections = 4
+        expected.bluetooth.maxConnectionsByAdapter = "hci2=7"
         expected.bluetooth.adapter = "hci1"
         expected.bluetooth.maxParallelConnects = 3
         expected.bluetooth.reconnectMaxBackoff = .seconds(120)
@@ -86,6 +92,20 @@ struct ConfigurationParsingTests {
         expected.uplink.timeout = .seconds(20)
         expected.metrics.listen = "127.0.0.1:9464"
         #expect(try ConfigurationLoader.load(text: text, path: Self.path, environment: [:]) == expected)
+    }
+
+    @Test("adapters: every adapter by default, a list by name, the old single adapter while adapters is all; limits per adapter")
+    func adapterSelection() throws {
+        func bluetooth(_ text: String, _ environment: [String: String] = [:]) throws -> GatewayConfiguration.Bluetooth {
+            try ConfigurationLoader.load(text: "[bluetooth]\n" + text, path: Self.path, environment: environment).bluetooth
+        }
+        #expect(try bluetooth("").adapterNames == nil)
+        #expect(try bluetooth("adapters = \" hci1 ,hci0,\"").adapterNames == ["hci1", "hci0"])
+        #expect(try bluetooth("adapter = \"hci3\"").adapterNames == ["hci3"])
+        #expect(try bluetooth("adapter = \"hci3\"\nadapters = \"hci0\"").adapterNames == ["hci0"], "adapters, when not all, wins")
+        #expect(try bluetooth("", ["EDGE_GATEWAY_BLUETOOTH_ADAPTERS": "hci0,hci2"]).adapterNames == ["hci0", "hci2"])
+        let limits = try bluetooth("max_connections_by_adapter = \"hci0=3, hci1 = 7\"")
+        #expect(limits.connectionLimits == ["hci0": 3, "hci1": 7] && limits.maxConnections == 5)
     }
 
     @Test("no file, an empty file and empty sections all give the defaults")

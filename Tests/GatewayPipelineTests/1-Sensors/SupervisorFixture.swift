@@ -28,6 +28,9 @@ struct SupervisorFixture: Sendable {
     let client: BlueZClient
     let collector = SampleCollector()
     let slots: ConnectionSlots
+    /// The simulated adapter holds any number of connections: so does the plan.
+    static let plan = AdapterPlan(maxConnections: 32)
+    let placement = AdapterPlacement(plan: plan)
     let discovery = DiscoverySessions()
 
     static let fastPolicy = ReconnectPolicy(
@@ -47,8 +50,8 @@ struct SupervisorFixture: Sendable {
     func supervisor(for address: BluetoothAddress, policy: ReconnectPolicy = fastPolicy) -> SensorSupervisor {
         let collector = collector
         return SensorSupervisor(
-            address: address, patientID: "40006", radio: BlueZStrapRadio(client: client, discovery: discovery), adapter: "hci0",
-            policy: policy, slots: slots, clock: CaptureClock(),
+            address: address, patientID: "40006", radio: BlueZStrapRadio(client: client, discovery: discovery), plan: Self.plan,
+            placement: placement, policy: policy, slots: slots, clock: CaptureClock(),
             onSample: { collector.add($0) },
             onEvent: { collector.add($0) })
     }

@@ -43,10 +43,11 @@ struct SupervisorStateMachineTests {
     /// A supervisor for `address` over `radio`, running until the returned task is cancelled.
     static func supervise(
         _ address: BluetoothAddress = strap, radio: InMemoryStrapRadio, policy: ReconnectPolicy = policy,
-        slots: ConnectionSlots = ConnectionSlots(limit: 3), recorder: Recorder
+        slots: ConnectionSlots = ConnectionSlots(limit: 3), placement: AdapterPlacement = AdapterPlacement(plan: AdapterPlan()),
+        plan: AdapterPlan = AdapterPlan(), recorder: Recorder
     ) -> (SensorSupervisor, Task<Void, Never>) {
         let supervisor = SensorSupervisor(
-            address: address, patientID: "40006", radio: radio, adapter: "hci0", policy: policy, slots: slots,
+            address: address, patientID: "40006", radio: radio, plan: plan, placement: placement, policy: policy, slots: slots,
             clock: CaptureClock(), onSample: { recorder.add($0) }, onEvent: { recorder.add($0) })
         return (supervisor, Task { await supervisor.run() })
     }
@@ -162,7 +163,7 @@ struct SupervisorStateMachineTests {
         let (_, task) = Self.supervise(radio: radio, recorder: recorder)
         try await waitUntil { await Self.subscriptions(radio) == 1 }
         for (readiness, reason) in [
-            (AdapterReadiness.noDaemon, "waiting: bluetoothd is not running"), (.absent, "waiting: adapter hci0 is not present"),
+            (AdapterReadiness.noDaemon, "waiting: bluetoothd is not running"), (.absent, "waiting: no Bluetooth adapter is present"),
             (.poweredOff, "waiting: adapter hci0 is powered off"),
         ] {
             let before = await Self.subscriptions(radio)

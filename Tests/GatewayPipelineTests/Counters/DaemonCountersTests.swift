@@ -48,6 +48,27 @@ struct DaemonCountersTests {
         #expect(counters.update { $0.track(binding) } !== tally, "a strap forgotten and paired again starts from zero")
     }
 
+    @Test("the placement's loads become the report's adapters and each placed strap's adapter, also for a strap bound after it was placed")
+    func adaptersInTheReport() async throws {
+        let counters = DaemonCounters()
+        counters.update { $0.track(SensorBinding(address: Self.strap, alias: "bed 1", patientID: "40006", addedAt: Date())) }
+        let placement = AdapterPlacement(plan: AdapterPlan(maxConnections: 3)) { loads in counters.update { $0.placed(loads) } }
+        await placement.observe([RadioAdapter(name: "hci0", address: "00:1A:7D:DA:71:13", readiness: .ready)])
+        let other = BluetoothAddress("F0:1D:2E:3C:00:09")!
+        #expect(await placement.place(Self.strap, among: [StrapSighting(adapter: "hci0", rssi: -60)]) == "hci0")
+        #expect(await placement.place(other, among: [StrapSighting(adapter: "hci0", rssi: -60)]) == "hci0")
+        let report = Self.report(counters)
+        #expect(report.sensors.first?.adapter == "hci0")
+        let adapter = try #require(report.adapters.first)
+        #expect(report.adapters.count == 1 && adapter.address == "00:1A:7D:DA:71:13" && adapter.powered)
+        #expect(adapter.slots == 3 && adapter.slotsUsed == 2 && adapter.slotsFree == 1)
+        #expect(adapter.straps == [Self.strap.description, other.description].sorted())
+        counters.update { $0.track(SensorBinding(address: other, alias: nil, patientID: nil, addedAt: Date())) }
+        #expect(Self.report(counters).sensors.map(\.adapter) == ["hci0", "hci0"])
+        await placement.release(Self.strap)
+        #expect(Self.report(counters).sensors.map(\.adapter) == [nil, "hci0"])
+    }
+
     @Test("a refresh that finds the token and the held count unchanged raises no change, so the idle daemon's report is not rewritten; a new figure raises one")
     func refreshRaisesOnlyOnChange() throws {
         let counters = DaemonCounters()

@@ -1,0 +1,230 @@
+import GATTHeartRate
+import ProcessThreads
+
+/// Places each strap's connection on one adapter, and keeps count of every adapter's slots.
+///
+/// The score is in the spirit of Home Assistant's habluetooth: the RSSI the adapter reports for
+/// the strap, plus a bonus where the strap is bonded (a bond belongs to one controller), minus
+/// penalties for connects in progress there, for its recent failures, and for taking its last
+/// free slot; a full adapter is never chosen. A strap stays where it was placed until its cycle
+/// ends (the link drops, or its adapter goes): a connected strap is never moved for a better
+/// score, so nothing flaps.
+///
+/// A controller that refuses a connection for want of a slot teaches the placement its real
+/// size: the adapter counts as full at the connections it holds until one of them ends or
+/// `learnedLimitLifetime` passes.
+package actor AdapterPlacement {
+    /// One adapter's slots and record, as `status` shows them.
+    package struct Load: Sendable, Equatable {
+        /// `hci0`.
+        package let adapter: String
+        /// The controller's address, while the adapter is present and reports one.
+        package let address: String?
+        /// Whether the adapter is present and powered.
+        package let powered: Bool
+        /// The connections it may hold (the configuration's, or fewer when it refused one).
+        package let capacity: Int
+        /// Straps placed on it now (connecting or connected).
+        package let placed: [BluetoothAddress]
+        /// Connects that succeeded on it since the daemon started.
+        package let connects: Int
+        /// Connects that failed on it (for the strap's reasons, not for want of a slot).
+        package let failures: Int
+        /// Connects it refused for want of a slot.
+        package let slotRefusals: Int
+
+        /// Slots left.
+        package var free: Int { max(0, capacity - placed.count) }
+    }
+
+    private struct Ledger {
+        var placed: Set<BluetoothAddress> = []
+        /// The placed straps whose connect succeeded.
+        var connected: Set<BluetoothAddress> = []
+        var connecting = 0
+        var recentFailures: [ContinuousClock.Instant] = []
+        var learnedLimit: (count: Int, until: ContinuousClock.Instant)?
+        var connects = 0
+        var failures = 0
+        var slotRefusals = 0
+    }
+
+    private let plan: AdapterPlan
+    private let learnedLimitLifetime: Duration
+    private let onChange: @Sendable ([Load]) -> Void
+    private var present: [RadioAdapter] = []
+    private var ledgers: [String: Ledger] = [:]
+    private var placements: [BluetoothAddress: String] = [:]
+    private var releaseWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
+    private var nextWaiter = 0
+
+    /// A placement with `plan`'s limits; a refused connect lowers an adapter's limit for
+    /// `learnedLimitLifetime`. `onChange` gets every adapter's load after each change (for
+    /// status and metrics).
+    package init(
+        plan: AdapterPlan, learnedLimitLifetime: Duration = .seconds(600), onChange: @escaping @Sendable ([Load]) -> Void = { _ in }
+    ) {
+        self.plan = plan
+        self.learnedLimitLifetime = learnedLimitLifetime
+        self.onChange = onChange
+    }
+
+    /// The adapters the stack shows now (nil: bluetoothd is not running), for the loads.
+    package func observe(_ adapters: [RadioAdapter]?) {
+        let selected = (adapters ?? []).filter { plan.selects($0.name) }
+        guard selected != present else { return }
+        present = selected
+        changed()
+    }
+
+    // MARK: Placing
+
+    /// Places `strap` on the best of the adapters in `sightings` with a free slot and returns
+    /// it; nil when all are full. A strap already placed keeps its adapter if offered.
+    package func place(_ strap: BluetoothAddress, among sightings: [StrapSighting]) -> String? {
+        if let current = placements[strap], sightings.contains(where: { $0.adapter == current }) { return current }
+        release(strap)
+        let now = ContinuousClock.now
+        let best = sightings.compactMap { sighting -> (adapter: String, score: Int)? in
+            let free = capacity(of: sighting.adapter, at: now) - ledgers[sighting.adapter, default: Ledger()].placed.count
+            guard free > 0 else { return nil }
+            return (sighting.adapter, score(sighting, free: free, at: now))
+        }.max { ($0.score, $1.adapter) < ($1.score, $0.adapter) }
+        guard let chosen = best?.adapter else { return nil }
+        placements[strap] = chosen
+        ledgers[chosen, default: Ledger()].placed.insert(strap)
+        changed()
+        return chosen
+    }
+
+    /// Frees `strap`'s slot (its cycle ended) and wakes the straps waiting for one. A connection
+    /// that ends also ends what a refusal taught of the adapter's size.
+    package func release(_ strap: BluetoothAddress) {
+        guard let adapter = placements.removeValue(forKey: strap) else { return }
+        ledgers[adapter]?.placed.remove(strap)
+        if ledgers[adapter]?.connected.remove(strap) != nil { ledgers[adapter]?.learnedLimit = nil }
+        changed()
+        wakeWaiters()
+    }
+
+    /// Returns when a slot is freed anywhere, or after `timeout`.
+    package func slotFreed(timeout: Duration) async {
+        let id = nextWaiter
+        nextWaiter += 1
+        let timer = Task { [weak self] in
+            try? await ProcessExecutor.sleep(for: timeout)
+            await self?.endWait(id)
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if Task.isCancelled { continuation.resume() } else { releaseWaiters[id] = continuation }
+            }
+        } onCancel: {
+            Task { await self.endWait(id) }
+        }
+        timer.cancel()
+    }
+
+    // MARK: Connecting
+
+    /// A connect of `strap` starts on its adapter.
+    package func connectStarted(_ strap: BluetoothAddress) {
+        guard let adapter = placements[strap] else { return }
+        ledgers[adapter]?.connecting += 1
+    }
+
+    /// How the connect that `connectStarted` announced ended.
+    package enum ConnectOutcome: Sendable {
+        case connected
+        case failed
+        /// The controller refused: `certain` when it said it has no slot, not `certain` when its
+        /// answer (`le-connection-abort-by-local`) means that only on an adapter already busy.
+        case noSlot(certain: Bool)
+    }
+
+    /// Records how `strap`'s connect ended; returns whether it counts as a full adapter (the
+    /// strap is then released, to be placed again without a strap failure counted).
+    @discardableResult
+    package func connectFinished(_ strap: BluetoothAddress, _ outcome: ConnectOutcome) -> Bool {
+        guard let adapter = placements[strap], var ledger = ledgers[adapter] else { return false }
+        ledger.connecting = max(0, ledger.connecting - 1)
+        var full = false
+        switch outcome {
+        case .connected:
+            ledger.connects += 1
+            ledger.connected.insert(strap)
+        case .noSlot(let certain) where certain || !ledger.connected.isEmpty:
+            ledger.slotRefusals += 1
+            ledger.learnedLimit = (ledger.connected.count, .now + learnedLimitLifetime)
+            full = true
+        case .noSlot, .failed:
+            ledger.failures += 1
+            ledger.recentFailures = ledger.recentFailures.filter { $0.duration(to: .now) < Self.failureMemory } + [.now]
+        }
+        ledgers[adapter] = ledger
+        if full { release(strap) } else { changed() }
+        return full
+    }
+
+    // MARK: Reading
+
+    /// Every adapter of the plan present now, and any other still holding a placed strap, by name.
+    package func loads() -> [Load] {
+        loads(of: Set(present.map(\.name)).union(ledgers.filter { !$0.value.placed.isEmpty }.keys).sorted())
+    }
+
+    /// The adapters named, with their slots and record.
+    func loads(of adapters: [String]) -> [Load] {
+        let now = ContinuousClock.now
+        return adapters.map { name in
+            let ledger = ledgers[name, default: Ledger()]
+            let adapter = present.first { $0.name == name }
+            return Load(
+                adapter: name, address: adapter?.address, powered: adapter?.readiness == .ready, capacity: capacity(of: name, at: now),
+                placed: ledger.placed.sorted { $0.description < $1.description }, connects: ledger.connects, failures: ledger.failures,
+                slotRefusals: ledger.slotRefusals)
+        }
+    }
+
+    /// Straps waiting in `slotFreed`.
+    var waiting: Int { releaseWaiters.count }
+
+    /// The adapter `strap` is placed on, if any.
+    package func adapter(of strap: BluetoothAddress) -> String? {
+        placements[strap]
+    }
+
+    // MARK: Scoring
+
+    /// Failures older than this no longer count against an adapter.
+    static let failureMemory: Duration = .seconds(300)
+
+    private func capacity(of adapter: String, at now: ContinuousClock.Instant) -> Int {
+        let configured = plan.capacity(of: adapter)
+        guard let learned = ledgers[adapter]?.learnedLimit, now < learned.until else { return configured }
+        return min(configured, learned.count)
+    }
+
+    /// RSSI (an adapter that never saw the strap counts as -100 dBm), +20 where it is bonded,
+    /// -10 per connect in progress, -15 per failure in the last five minutes (three at most),
+    /// -5 for the last free slot.
+    private func score(_ sighting: StrapSighting, free: Int, at now: ContinuousClock.Instant) -> Int {
+        let ledger = ledgers[sighting.adapter, default: Ledger()]
+        let failures = min(3, ledger.recentFailures.filter { $0.duration(to: now) < Self.failureMemory }.count)
+        return (sighting.rssi ?? -100) + (sighting.bonded ? 20 : 0) - 10 * ledger.connecting - 15 * failures - (free == 1 ? 5 : 0)
+    }
+
+    private func changed() {
+        onChange(loads())
+    }
+
+    private func wakeWaiters() {
+        let waiters = releaseWaiters
+        releaseWaiters = [:]
+        for waiter in waiters.values { waiter.resume() }
+    }
+
+    private func endWait(_ id: Int) {
+        releaseWaiters.removeValue(forKey: id)?.resume()
+    }
+}

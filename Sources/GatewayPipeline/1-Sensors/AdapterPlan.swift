@@ -1,0 +1,73 @@
+import GATTHeartRate
+import GatewayConfiguration
+
+/// Which of the box's adapters the gateway uses and how many connections each may hold
+/// (`[bluetooth] adapters`, `max_connections`, `max_connections_by_adapter`).
+///
+/// A controller holds only a few LE connections and rarely says how many: five is Home
+/// Assistant's figure for a local adapter, and what the gateway assumes unless told.
+package struct AdapterPlan: Sendable, Equatable {
+    /// The adapters to use by name; nil for every adapter the box has, as they come and go.
+    package var names: [String]?
+    /// The connections any adapter may hold unless `maxConnectionsByAdapter` names it.
+    package var maxConnections: Int
+    /// Per-adapter limits, for a dongle known to hold more (or a Pi's UART controller, fewer).
+    package var maxConnectionsByAdapter: [String: Int]
+
+    /// Every adapter (`names` nil) or the named ones, with these limits.
+    package init(names: [String]? = nil, maxConnections: Int = 5, maxConnectionsByAdapter: [String: Int] = [:]) {
+        self.names = names
+        self.maxConnections = max(1, maxConnections)
+        self.maxConnectionsByAdapter = maxConnectionsByAdapter
+    }
+
+    /// The plan `[bluetooth]` sets.
+    package init(_ bluetooth: GatewayConfiguration.Bluetooth) {
+        self.init(
+            names: bluetooth.adapterNames, maxConnections: bluetooth.maxConnections, maxConnectionsByAdapter: bluetooth.connectionLimits)
+    }
+
+    /// Whether the gateway may use the adapter called `name`.
+    package func selects(_ name: String) -> Bool {
+        names?.contains(name) ?? true
+    }
+
+    /// The connections the adapter `name` may hold.
+    package func capacity(of name: String) -> Int {
+        max(1, maxConnectionsByAdapter[name] ?? maxConnections)
+    }
+}
+
+/// One adapter of the box as the Bluetooth stack shows it.
+package struct RadioAdapter: Sendable, Equatable {
+    /// `hci0`.
+    package let name: String
+    /// The controller's address (`00:1A:7D:DA:71:13`), when the stack reports one.
+    package let address: String?
+    /// Whether it is powered (`.ready`) or off.
+    package let readiness: AdapterReadiness
+
+    /// An adapter as the stack reports it.
+    package init(name: String, address: String?, readiness: AdapterReadiness) {
+        self.name = name
+        self.address = address
+        self.readiness = readiness
+    }
+}
+
+/// What one adapter knows of one strap: how well it hears it and whether it holds its bond.
+package struct StrapSighting: Sendable, Equatable {
+    /// The adapter.
+    package let adapter: String
+    /// The signal strength that adapter last saw from the strap, in dBm; nil when unseen there.
+    package let rssi: Int?
+    /// Whether the strap is bonded (paired) on that adapter: a bond belongs to one controller.
+    package let bonded: Bool
+
+    /// What `adapter` reports of a strap: unseen and not bonded unless given.
+    package init(adapter: String, rssi: Int? = nil, bonded: Bool = false) {
+        self.adapter = adapter
+        self.rssi = rssi
+        self.bonded = bonded
+    }
+}
