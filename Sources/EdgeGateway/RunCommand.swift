@@ -1,4 +1,5 @@
 import ArgumentParser
+import BlueZ
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -9,6 +10,7 @@ import GatewayDaemon
 import GatewayPipeline
 import Glibc
 import Logging
+import OutputFormats
 import OfflineQueue
 
 /// `edge-gateway run`: the daemon systemd starts (`deploy/edge-gateway.service`).
@@ -34,6 +36,7 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         Self.unblockTerminationSignals()
         let configuration = try state.loadConfiguration()
+        if let names = configuration.bluetooth.adapterNames { try await Self.checkAdaptersPresent(names) }
         GatewayLogging.bootstrap(level: logLevel)
         let daemon = Gateway(
             configuration: configuration, environment: ProcessInfo.processInfo.environment,
@@ -51,6 +54,26 @@ struct RunCommand: AsyncParsableCommand {
 }
 
 extension RunCommand {
+    /// Exit 78 when `[bluetooth] adapters` names an adapter bluetoothd does not have, naming
+    /// those it has: a typo would otherwise leave the straps waiting for ever. An adapter is
+    /// given 10 s to appear (a USB dongle enumerating at boot); with bluetoothd not running the
+    /// check is left to the daemon, which waits for it and says so.
+    static func checkAdaptersPresent(_ names: [String]) async throws {
+        guard let client = try? await BlueZClient.connect(.system) else { return }
+        defer { Task { await client.close() } }
+        let present = { @Sendable (client: isolated BlueZClient) in Set(client.adapters().map(\.name)) }
+        guard await client.isDaemonRunning,
+            !(await client.wait(timeout: .seconds(10)) { !$0.isDaemonRunning || present($0).isSuperset(of: names) })
+        else { return }
+        let have = await present(client).sorted()
+        let missing = names.filter { !have.contains($0) }
+        StandardError.writeLine(
+            "edge-gateway run: [bluetooth] adapters names \(missing.joined(separator: ", ")), which this box does not have (present: "
+                + (have.isEmpty ? "none" : have.joined(separator: ", "))
+                + "); set adapters to \"all\" or to adapters `bluetoothctl list` shows")
+        throw ExitStatus.configuration
+    }
+
     /// A blocked signal mask survives exec: a daemon started by a program that blocks SIGTERM
     /// (some supervisors and test runners do) would never hear it and never shut down cleanly.
     static func unblockTerminationSignals() {

@@ -46,6 +46,26 @@ struct DaemonStartTests {
         }
     }
 
+    @Test("adapters naming one the box lacks: exit 78 naming those present, after waiting for it to appear; a name it has starts")
+    func unknownAdapterIsRefused() async throws {
+        let fixture = try await DaemonFixture.start(straps: 1)
+        defer { Task { await fixture.stop() } }
+        let start = ContinuousClock.now
+        let refused = try await GatewayProcess.run(
+            ["run", "--state-dir", fixture.stateDirectory], environment: fixture.environment.merging(["EDGE_GATEWAY_BLUETOOTH_ADAPTERS": "hci0, hci7"]) { $1 })
+        #expect(refused.status == 78)
+        #expect(
+            refused.standardError.contains(
+                "[bluetooth] adapters names hci7, which this box does not have (present: hci0); set adapters to \"all\" or to adapters `bluetoothctl list` shows"
+            ))
+        #expect(start.duration(to: .now) >= .seconds(10), "a dongle still enumerating gets its time")
+        #expect(try fixture.statusReport() == nil, "nothing was started")
+        let named = try fixture.startDaemon(extra: ["EDGE_GATEWAY_BLUETOOTH_ADAPTERS": "hci0"])
+        try await waitUntil(timeout: .seconds(60), polling: .milliseconds(100)) { try fixture.statusReport()?.pid == named.pid }
+        named.signal(SIGTERM)
+        #expect(try await DaemonFixture.waitForExit(named) == 0)
+    }
+
     @Test("a second run on the same state directory is refused with exit 3, naming the first's pid, and the first goes on")
     func secondRunIsRefused() async throws {
         let fixture = try await DaemonFixture.start(straps: 1)
