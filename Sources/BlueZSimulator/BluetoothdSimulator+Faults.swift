@@ -51,9 +51,30 @@ extension BluetoothdSimulator {
         straps[address]?.strap.signal = signal
     }
 
-    /// Turns the adapter off or on, as rfkill or a USB reset would. Off drops every link and
-    /// stops discovery.
-    package func setAdapterPowered(_ powered: Bool) async {
-        await applyPowered(powered)
+    /// Turns an adapter (hci0 unless named) off or on, as rfkill or a USB reset would. Off
+    /// drops every link through it and stops its discovery.
+    package func setAdapterPowered(_ powered: Bool, adapter: String = "hci0") async {
+        await applyPowered(powered, on: adapter)
+    }
+
+    /// Plugs an adapter in (`InterfacesAdded`), powered, with the devices stored on it.
+    package func addAdapter(_ adapter: SimulatedAdapter) async {
+        guard adapters[adapter.name] == nil else { return }
+        adapters[adapter.name] = AdapterState(adapter: adapter)
+        await exportAdapter(adapter.name)
+    }
+
+    /// Unplugs an adapter: its links drop, its discovery ends, and it and its device objects go
+    /// (`InterfacesRemoved`); bonds stored on it come back if it is plugged in again.
+    package func removeAdapter(_ name: String) async {
+        // Gone before the first suspension: a connect that arrives meanwhile must not link through it.
+        guard let state = adapters.removeValue(forKey: name) else { return }
+        state.discoveryTask?.cancel()
+        for address in straps.keys where straps[address]!.via == name { await disconnect(address) }
+        for address in straps.keys.sorted() where straps[address]!.objects.contains(name) {
+            straps[address]?.objects.remove(name)
+            await connection?.unexport(Self.devicePath(address, on: name))
+        }
+        await connection?.unexport(state.adapter.path)
     }
 }

@@ -31,8 +31,8 @@ extension BluetoothdSimulator {
     }
 
     func exportGatt(_ address: BluetoothAddress) async {
-        guard let state = straps[address], let connection else { return }
-        let device = Self.devicePath(address)
+        guard let state = straps[address], let adapter = state.via, let connection else { return }
+        let device = Self.devicePath(address, on: adapter)
         let gatt = GattLayout(device: device, generation: generation)
         straps[address]?.gatt = gatt
         let services: [(DBusObjectPath, BluetoothUUID, [(DBusObjectPath, CharacteristicKind)])] = [

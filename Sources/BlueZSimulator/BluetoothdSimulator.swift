@@ -17,12 +17,8 @@ package actor BluetoothdSimulator {
     package nonisolated let busAddress: String
     var connection: DBusConnection?
     var straps: [BluetoothAddress: StrapState] = [:]
-    var adapterPowered = true
-    /// Discovery sessions: client unique name → its discovery filter.
-    var discoverySessions: [String: DiscoveryFilter] = [:]
-    /// Filters set with `SetDiscoveryFilter`, per client, used by its next `StartDiscovery`.
-    var discoveryFilters: [String: DiscoveryFilter] = [:]
-    var discoveryTask: Task<Void, Never>?
+    /// The adapters present, by name.
+    var adapters: [String: AdapterState] = [:]
     /// Registered pairing agents: client unique name → its agent (one per client, as in bluez).
     var agents: [String: SimulatedAgent] = [:]
     /// Clients whose agent asked to be the default, most recent last.
@@ -33,16 +29,18 @@ package actor BluetoothdSimulator {
     /// Increments on every start, changing GATT handles like a different firmware would.
     var generation = -1
 
-    static let adapterPath: DBusObjectPath = "/org/bluez/hci0"
-    static let adapterAddress = "00:1A:7D:DA:71:13"
-
-    /// A simulator for `straps` on the bus at `busAddress`; call `start()` to bring it up.
-    /// With `devicesKnownAtStart`, the straps have device objects from the start, as devices
-    /// bluetoothd has bonded with or cached do; otherwise they appear through discovery.
-    package init(busAddress: String, straps: [SimulatedStrap], devicesKnownAtStart: Bool = false) {
+    /// A simulator for `straps` on the bus at `busAddress`, with `adapters` (hci0 alone unless
+    /// given); call `start()` to bring it up. With `devicesKnownAtStart`, the straps have device
+    /// objects on the first adapter from the start, as devices bluetoothd has bonded with or
+    /// cached do; otherwise they appear through discovery.
+    package init(
+        busAddress: String, straps: [SimulatedStrap], devicesKnownAtStart: Bool = false, adapters: [SimulatedAdapter] = [.hci0]
+    ) {
         self.busAddress = busAddress
+        for adapter in adapters { self.adapters[adapter.name] = AdapterState(adapter: adapter) }
+        let home = adapters.first?.name ?? "hci0"
         for strap in straps {
-            var state = StrapState(strap: strap)
+            var state = StrapState(strap: strap, home: home)
             state.remembered = devicesKnownAtStart
             self.straps[strap.address] = state
         }
@@ -59,10 +57,7 @@ package actor BluetoothdSimulator {
         generation += 1
         await connection.addObjectManager(at: .root)
         await connection.export(BlueZName.root, [agentManagerInterface()])
-        await connection.export(Self.adapterPath, [adapterInterface()])
-        for address in straps.keys.sorted() where straps[address]!.isStored {
-            await exportDevice(address)
-        }
+        for name in adapters.keys.sorted() { await exportAdapter(name) }
         try await watchClientsLeaving(connection)
         try await connection.requestName(BlueZName.service)
     }
@@ -72,13 +67,16 @@ package actor BluetoothdSimulator {
     package func stop() async {
         guard let connection else { return }
         ownerWatcher?.cancel()
-        discoveryTask?.cancel()
-        discoverySessions.removeAll()
+        for name in adapters.keys {
+            adapters[name]?.discoveryTask?.cancel()
+            adapters[name]?.discoveryTask = nil
+            adapters[name]?.discoverySessions.removeAll()
+        }
         agents.removeAll()
         defaultAgentOwners.removeAll()
         for address in straps.keys { endLink(address) }
         for address in straps.keys {
-            straps[address]?.hasObject = false
+            straps[address]?.objects = []
             straps[address]?.gatt = nil
         }
         connection.close()
@@ -109,9 +107,10 @@ package actor BluetoothdSimulator {
     }
 
     private func clientLeft(_ name: String) async {
-        discoverySessions.removeValue(forKey: name)
         agentOwnerLeft(name)
-        if discoverySessions.isEmpty { await discoveryStopped() }
+        for adapter in adapters.keys.sorted() where adapters[adapter]?.discoverySessions.removeValue(forKey: name) != nil {
+            if adapters[adapter]?.discoverySessions.isEmpty == true { await discoveryStopped(on: adapter) }
+        }
         for address in straps.keys where straps[address]!.notifySessions.contains(name) {
             await endNotifySession(address, sender: name)
         }
@@ -141,10 +140,19 @@ package actor BluetoothdSimulator {
         straps[address]?.connected ?? false
     }
 
+    /// The adapter the strap is connected through, if it is.
+    package func adapter(of address: BluetoothAddress) -> String? {
+        straps[address]?.via
+    }
+
+    /// The adapters present, by name.
+    package var adapterNames: [String] { adapters.keys.sorted() }
+
     /// The straps this simulator knows.
     package var strapAddresses: [BluetoothAddress] { straps.keys.sorted() }
 
-    static func devicePath(_ address: BluetoothAddress) -> DBusObjectPath {
-        adapterPath.appending("dev_" + address.description.split(separator: ":").joined(separator: "_"))
+    /// The strap's `Device1` object under `adapter`.
+    static func devicePath(_ address: BluetoothAddress, on adapter: String) -> DBusObjectPath {
+        BlueZName.root.appending(adapter).appending("dev_" + address.description.split(separator: ":").joined(separator: "_"))
     }
 }

@@ -44,9 +44,9 @@ struct DiscoveryFilter: Sendable {
     init() {}
 
     /// Whether discovery under this filter reports `strap`.
-    func matches(_ strap: SimulatedStrap) -> Bool {
+    func matches(_ strap: SimulatedStrap, rssi heard: Int16) -> Bool {
         if transport == "bredr" { return false }
-        if let rssi, Int(strap.rssi) < rssi { return false }
+        if let rssi, Int(heard) < rssi { return false }
         if let pattern, !pattern.isEmpty,
             !strap.address.description.hasPrefix(pattern.uppercased()) && !strap.name.hasPrefix(pattern)
         {

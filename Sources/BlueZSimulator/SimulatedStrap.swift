@@ -26,6 +26,9 @@ package struct SimulatedStrap: Sendable {
     /// Advertised signal strength in dBm; each discovery round reports it with ±3 dBm jitter, and
     /// an `RSSI` discovery filter compares against it.
     package var rssi: Int16
+    /// The signal strength particular adapters see instead of `rssi` (another room, a better
+    /// antenna); an adapter mapped to nil does not hear the strap at all.
+    package var rssiByAdapter: [String: Int16?] = [:]
     /// What its Body Sensor Location characteristic (0x2A38) reads.
     package var bodyLocation: BodySensorLocation
     /// Battery level in percent (0–100), as `Battery1.Percentage` and Battery Level (0x2A19).
@@ -38,6 +41,12 @@ package struct SimulatedStrap: Sendable {
     package var notificationInterval: Duration
     /// The heart-rate signal it sends when no scripted frames are queued.
     package var signal: HeartRateSignal
+
+    /// What `adapter` hears of it, in dBm; nil when it is out of that adapter's reach.
+    func rssi(on adapter: String) -> Int16? {
+        if let heard = rssiByAdapter[adapter] { return heard }
+        return rssi
+    }
 
     /// A strap from its traits; the defaults describe a Polar H10 on the chest that pairs,
     /// offers `AcquireNotify` and notifies once a second.

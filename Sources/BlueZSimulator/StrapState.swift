@@ -7,10 +7,13 @@ struct StrapState {
     var strap: SimulatedStrap
     /// Whether the strap is powered and within radio range.
     var inRange = true
-    /// Whether a `Device1` object exists for it.
-    var hasObject = false
-    var connected = false
+    /// The adapters under which a `Device1` object exists for it (each adapter has its own).
+    var objects: Set<String> = []
+    /// The adapter its link goes through, while connected (a strap holds one link).
+    var via: String?
     var connecting = false
+    /// The adapter its bond, trust and cache entry belong to (bluetoothd stores them per adapter).
+    var home: String
     var paired = false
     var trusted = false
     /// Whether bluetoothd has the device in its cache from an earlier session.
@@ -37,7 +40,10 @@ struct StrapState {
     /// GATT object paths while connected.
     var gatt: GattLayout?
 
-    /// Whether bluetoothd keeps the device across restarts (bonded, trusted or cached).
+    /// Whether it is connected (through `via`).
+    var connected: Bool { via != nil }
+
+    /// Whether bluetoothd keeps the device across restarts (bonded, trusted or cached), on `home`.
     var isStored: Bool { paired || trusted || remembered }
 }
 

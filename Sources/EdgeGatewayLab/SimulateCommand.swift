@@ -30,6 +30,12 @@ struct SimulateCommand: AsyncParsableCommand {
     @Option(help: "Milliseconds between a strap's notifications.")
     var intervalMs = 1000
 
+    @Option(help: "How many adapters the simulated box has (hci0, hci1 …); the straps are known to hci0.")
+    var adapters = 1
+
+    @Option(help: ArgumentHelp("The links each adapter holds before it aborts a connect, as a full controller does (default: no limit).", valueName: "n"))
+    var maxConnections: Int?
+
     @Flag(help: "Print only the bus address line, then one strap address per line.")
     var printAddress = false
 
@@ -42,6 +48,10 @@ struct SimulateCommand: AsyncParsableCommand {
     func validate() throws {
         guard (1 ... 500).contains(sensors) else { throw ValidationError("--sensors must be between 1 and 500.") }
         guard (5 ... 60_000).contains(intervalMs) else { throw ValidationError("--interval-ms must be between 5 and 60000.") }
+        guard (1 ... 16).contains(adapters) else { throw ValidationError("--adapters must be between 1 and 16.") }
+        if let maxConnections, !(1 ... 100).contains(maxConnections) {
+            throw ValidationError("--max-connections must be between 1 and 100.")
+        }
     }
 
     func run() async throws {
@@ -53,7 +63,9 @@ struct SimulateCommand: AsyncParsableCommand {
             throw ExitStatus.unavailable
         }
         let straps = SimulatedStrap.fleet(count: sensors, notificationInterval: .milliseconds(intervalMs))
-        let simulator = BluetoothdSimulator(busAddress: bus.address, straps: straps, devicesKnownAtStart: true)
+        let simulator = BluetoothdSimulator(
+            busAddress: bus.address, straps: straps, devicesKnownAtStart: true,
+            adapters: (0 ..< adapters).map { SimulatedAdapter(name: "hci\($0)", maxConnections: maxConnections) })
         try await simulator.start()
 
         StandardOutput.writeLine("DBUS_SYSTEM_BUS_ADDRESS=\(bus.address)")
@@ -64,7 +76,7 @@ struct SimulateCommand: AsyncParsableCommand {
                     : "strap \(strap.address)  \(strap.name)  RSSI \(strap.rssi) dBm  battery \(strap.batteryPercent) %")
         }
         if !printAddress {
-            StandardOutput.writeLine("simulating bluetoothd with \(sensors) strap(s); Ctrl-C to stop")
+            StandardOutput.writeLine("simulating bluetoothd with \(sensors) strap(s) and \(adapters) adapter(s); Ctrl-C to stop")
         }
 
         let counting = sentFile.map { path in

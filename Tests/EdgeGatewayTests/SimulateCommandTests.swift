@@ -46,6 +46,25 @@ struct SimulateCommandTests {
         #expect(!FileManager.default.fileExists(atPath: String(socket)), "the private bus is removed")
     }
 
+    @Test("--adapters 3 --max-connections 2: three adapters, the straps known to hci0; the daemon's doctor counts their slots")
+    func severalAdapters() async throws {
+        let simulate = try ChildProcess(
+            GatewayProcess.productsDirectory.appendingPathComponent("edge-gateway-lab").path,
+            ["simulate", "--sensors", "2", "--adapters", "3", "--max-connections", "2", "--print-address"], captureOutput: true)
+        let first = try #require(simulate.readLine())
+        let environment = ["DBUS_SYSTEM_BUS_ADDRESS": String(first.dropFirst("DBUS_SYSTEM_BUS_ADDRESS=".count))]
+        let tree = try await GatewayProcess.run(["--system", "--no-pager", "tree", "org.bluez"], executable: "/usr/bin/busctl", environment: environment)
+        for adapter in ["hci0", "hci1", "hci2"] { #expect(tree.standardOutput.contains("/org/bluez/\(adapter)"), "\(tree.standardOutput)") }
+        #expect(tree.standardOutput.components(separatedBy: "/org/bluez/hci0/dev_").count - 1 == 2)
+        #expect(!tree.standardOutput.contains("/org/bluez/hci1/dev_"), "straps are known to hci0 only until the others discover them")
+        let state = try TemporaryDirectory()
+        defer { state.remove() }
+        let doctor = try await GatewayProcess.run(["doctor", "--state-dir", state.path], environment: environment)
+        #expect(doctor.standardOutput.contains("✓ adapter: hci0, hci1, hci2 present and powered; 15 connection slots, 0 bound: room for 15 more straps"))
+        simulate.signal(SIGTERM)
+        #expect(simulate.wait() == 0)
+    }
+
     static func fixture(_ name: String) -> String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/\(name)").path
     }

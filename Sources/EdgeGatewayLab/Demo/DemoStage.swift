@@ -16,6 +16,8 @@ final class DemoStage: @unchecked Sendable {
     let bluetoothd: BluetoothdSimulator
     let jhe: JHESimulator
     let straps: [BluetoothAddress]
+    /// How many simulated adapters the box has.
+    let adapters: Int
     /// Seconds a JHE access token lives on this stage's simulator.
     let tokenLifetime: Int
     private(set) var daemon: ChildProcess?
@@ -36,8 +38,11 @@ final class DemoStage: @unchecked Sendable {
 
     /// Builds the stage; nothing runs on it yet but the simulators. Without `acquireNotify` the
     /// straps only offer `StartNotify`, so notifications reach the daemon as `PropertiesChanged`
-    /// signals through dbus-daemon (the path bleak and most scripts use).
-    init(sensors: Int, interval: Duration, tokenLifetime: Int, acquireNotify: Bool = true, gateway: String = siblingGateway) async throws {
+    /// signals through dbus-daemon (the path bleak and most scripts use). With several
+    /// `adapters`, the straps are bound on the first and found on the others by discovery.
+    init(
+        sensors: Int, interval: Duration, tokenLifetime: Int, acquireNotify: Bool = true, adapters: Int = 1, gateway: String = siblingGateway
+    ) async throws {
         executable = gateway
         let name = "edge-gateway-demo-\(UUID().uuidString.prefix(8))"
         directory = FileManager.default.temporaryDirectory.appendingPathComponent(name).path
@@ -49,7 +54,10 @@ final class DemoStage: @unchecked Sendable {
             strap.offersAcquireNotify = strap.offersAcquireNotify && acquireNotify
             return strap
         }
-        bluetoothd = BluetoothdSimulator(busAddress: bus.address, straps: fleet, devicesKnownAtStart: true)
+        bluetoothd = BluetoothdSimulator(
+            busAddress: bus.address, straps: fleet, devicesKnownAtStart: true,
+            adapters: (0 ..< max(1, adapters)).map { SimulatedAdapter(name: "hci\($0)") })
+        self.adapters = max(1, adapters)
         try await bluetoothd.start()
         jhe = JHESimulator(tokenLifetime: tokenLifetime)
         _ = try await jhe.start()
@@ -96,8 +104,9 @@ final class DemoStage: @unchecked Sendable {
         // This box's clock may never report itself synchronised (containers, CI); a demo should
         // not hold every sample for clock repair.
         environment["EDGE_GATEWAY_GATEWAY_HOLD_UNTIL_CLOCK_SYNC"] = "false"
-        // The simulated adapter, unlike a real controller, holds every strap of the stage.
-        environment["EDGE_GATEWAY_BLUETOOTH_MAX_CONNECTIONS"] = String(max(5, straps.count))
+        // The simulated adapters, unlike real controllers, hold any number of straps: the stage's
+        // share of each, so that several adapters are all used.
+        environment["EDGE_GATEWAY_BLUETOOTH_MAX_CONNECTIONS"] = String(max(5, (straps.count + adapters - 1) / adapters))
         try FileManager.default.createDirectory(atPath: runtimeDirectory, withIntermediateDirectories: true)
         environment["RUNTIME_DIRECTORY"] = runtimeDirectory
         daemon = try ChildProcess(

@@ -21,7 +21,7 @@ struct FootprintRun: Sendable {
     static func measure(_ scenario: FootprintScenario, gateway: String, seconds: Int, warmUp: Int) async throws -> FootprintRun {
         let stage = try await DemoStage(
             sensors: scenario.straps, interval: .milliseconds(scenario.intervalMilliseconds ?? 1000), tokenLifetime: 3600,
-            acquireNotify: scenario.acquireNotify, gateway: gateway)
+            acquireNotify: scenario.acquireNotify, adapters: scenario.adapters, gateway: gateway)
         do {
             let run = try await measure(scenario, on: stage, seconds: seconds, warmUp: warmUp)
             await stage.tearDown(keep: false)
@@ -67,7 +67,7 @@ struct FootprintRun: Sendable {
         }
         let stage = try await DemoStage(
             sensors: scenario.straps, interval: .milliseconds(scenario.intervalMilliseconds ?? 1000), tokenLifetime: 3600,
-            acquireNotify: false)
+            acquireNotify: false, adapters: scenario.adapters)
         var started: PeerGateway.Running?
         do {
             let running = try await peer.start(on: stage)

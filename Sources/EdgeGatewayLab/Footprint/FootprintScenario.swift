@@ -9,16 +9,20 @@ struct FootprintScenario: Sendable {
     let intervalMilliseconds: Int?
     /// Whether the straps offer `AcquireNotify` (a socket); otherwise `PropertiesChanged` signals.
     let acquireNotify: Bool
+    /// The simulated box's adapters, the straps spread over them.
+    var adapters = 1
 
     /// The loads issue 16 sets targets for: the Python comparison (1 strap at 10/s and at ~200/s
     /// over `PropertiesChanged`), the socket path, fleets of 10 and 50, and idle (straps bound
-    /// but out of range, nothing to upload).
+    /// but out of range, nothing to upload); and 50 straps over three adapters, to compare with
+    /// the same fleet on one.
     static let all = [
         FootprintScenario(name: "1x10hz-properties", straps: 1, intervalMilliseconds: 100, acquireNotify: false),
         FootprintScenario(name: "1x10hz-acquire", straps: 1, intervalMilliseconds: 100, acquireNotify: true),
         FootprintScenario(name: "1x200hz-properties", straps: 1, intervalMilliseconds: 5, acquireNotify: false),
         FootprintScenario(name: "10x1hz-properties", straps: 10, intervalMilliseconds: 1000, acquireNotify: false),
         FootprintScenario(name: "50x1hz-properties", straps: 50, intervalMilliseconds: 1000, acquireNotify: false),
+        FootprintScenario(name: "50x1hz-3-adapters", straps: 50, intervalMilliseconds: 1000, acquireNotify: false, adapters: 3),
         FootprintScenario(name: "idle", straps: 1, intervalMilliseconds: nil, acquireNotify: true),
     ]
 

@@ -138,7 +138,8 @@ package actor AdapterPlacement {
         case connected
         case failed
         /// The controller refused: `certain` when it said it has no slot, not `certain` when its
-        /// answer (`le-connection-abort-by-local`) means that only on an adapter already busy.
+        /// answer (`le-connection-abort-by-local`) means that only on an adapter already busy
+        /// (holding links, or making other connects).
         case noSlot(certain: Bool)
     }
 
@@ -153,9 +154,10 @@ package actor AdapterPlacement {
         case .connected:
             ledger.connects += 1
             ledger.connected.insert(strap)
-        case .noSlot(let certain) where certain || !ledger.connected.isEmpty:
+        case .noSlot(let certain) where certain || !ledger.connected.isEmpty || ledger.connecting > 0:
+            // A controller's slots hold its links and the connects it is making.
             ledger.slotRefusals += 1
-            ledger.learnedLimit = (ledger.connected.count, .now + learnedLimitLifetime)
+            ledger.learnedLimit = (ledger.connected.count + ledger.connecting, .now + learnedLimitLifetime)
             full = true
         case .noSlot, .failed:
             ledger.failures += 1

@@ -66,8 +66,10 @@ package actor SensorSupervisor {
     package func run() async {
         var attempt = 0
         while !Task.isCancelled {
+            var placedOn: String?
             do {
                 let adapter = try await placeStrap()
+                placedOn = adapter
                 let lasted: Duration
                 do {
                     lasted = try await cycle(on: adapter)
@@ -91,6 +93,11 @@ package actor SensorSupervisor {
                 state = .waiting("no free connection slot on \(refusal.adapter) (\(refusal.reason))")
             } catch {
                 guard !Task.isCancelled else { return }
+                if let adapter = placedOn, await !isUsable(adapter) {
+                    // The adapter went (unplugged, powered off) under the cycle: not the strap's fault.
+                    state = .waiting("adapter \(adapter) went away; placing the strap again")
+                    continue
+                }
                 let failure = error as? SupervisorError ?? SupervisorError(String(describing: error), transient: true)
                 let delay = policy.backoff.delay(attempt: attempt, using: &random)
                 attempt += 1
@@ -140,6 +147,19 @@ package actor SensorSupervisor {
                 group.cancelAll()
             }
         }
+    }
+
+    /// Whether `adapter` is still present and powered, once the stack has had up to two seconds
+    /// to report its going: bluetoothd removes an unplugged adapter's devices (failing the calls
+    /// in flight) before the adapter itself, so a failure can arrive before the news.
+    private func isUsable(_ adapter: String) async -> Bool {
+        func usable(_ adapters: [RadioAdapter]?) -> Bool {
+            adapters?.contains { $0.name == adapter && $0.readiness == .ready } == true
+        }
+        let now = await radio.adapters()
+        guard usable(now) else { return false }
+        await radio.adaptersChange(from: now, timeout: .seconds(2))
+        return usable(await radio.adapters())
     }
 
     /// Why no adapter can be used: bluetoothd, adapters absent, or off.

@@ -28,14 +28,17 @@ final class DaemonFixture: Sendable {
     }
 
     /// Starts the simulators, enrols the gateway through the CLI and binds the first `bound`
-    /// (default: all) of `straps` straps to the default patient. Straps notify every `interval`.
+    /// (default: all) of `straps` straps to the default patient. Straps notify every `interval`;
+    /// the simulated box has `adapters` (hci0 alone unless given).
     static func start(
-        straps count: Int = 2, bound: Int? = nil, interval: Duration = .milliseconds(200), tokenLifetime: Int = 3600
+        straps count: Int = 2, bound: Int? = nil, interval: Duration = .milliseconds(200), tokenLifetime: Int = 3600,
+        adapters: [SimulatedAdapter] = [.hci0]
     ) async throws -> DaemonFixture {
         let directory = try TemporaryDirectory("daemon-test")
         let bus = try PrivateBus()
         let bluetoothd = BluetoothdSimulator(
-            busAddress: bus.address, straps: SimulatedStrap.fleet(count: count, notificationInterval: interval), devicesKnownAtStart: true)
+            busAddress: bus.address, straps: SimulatedStrap.fleet(count: count, notificationInterval: interval), devicesKnownAtStart: true,
+            adapters: adapters)
         try await bluetoothd.start()
         let jhe = JHESimulator(tokenLifetime: tokenLifetime)
         _ = try await jhe.start()

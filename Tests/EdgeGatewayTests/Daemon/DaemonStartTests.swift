@@ -66,6 +66,26 @@ struct DaemonStartTests {
         #expect(try await DaemonFixture.waitForExit(named) == 0)
     }
 
+    @Test("no adapter at all: the daemon keeps running, status and doctor say so; a dongle plugged in is used at once")
+    func noAdapterAtAll() async throws {
+        let fixture = try await DaemonFixture.start(straps: 1, adapters: [])
+        defer { Task { await fixture.stop() } }
+        let daemon = try fixture.startDaemon()
+        try await waitUntil(timeout: .seconds(60), polling: .milliseconds(100)) {
+            try fixture.statusReport()?.sensors.first?.stateDetail == "waiting: no Bluetooth adapter is present"
+        }
+        let status = try await fixture.command(["status"])
+        #expect(status.outputLines.contains { $0.hasPrefix("adapters: none present") }, "\(status.standardOutput)")
+        let doctor = try await fixture.command(["doctor"])
+        #expect(doctor.outputLines.contains { $0.hasPrefix("✗ adapter: no Bluetooth adapter (none at all) — plug in the Bluetooth dongle") })
+        #expect(daemon.exitStatusIfEnded() == nil)
+        await fixture.bluetoothd.addAdapter(.hci0)
+        try await waitUntil(timeout: .seconds(120), polling: .milliseconds(200)) { try fixture.statusReport()?.sensors.first?.samplesDelivered ?? 0 > 0 }
+        #expect(try fixture.statusReport()?.adapters.map(\.name) == ["hci0"])
+        daemon.signal(SIGTERM)
+        #expect(try await DaemonFixture.waitForExit(daemon) == 0)
+    }
+
     @Test("a second run on the same state directory is refused with exit 3, naming the first's pid, and the first goes on")
     func secondRunIsRefused() async throws {
         let fixture = try await DaemonFixture.start(straps: 1)

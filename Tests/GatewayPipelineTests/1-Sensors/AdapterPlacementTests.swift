@@ -87,6 +87,19 @@ struct AdapterPlacementTests {
         #expect(await placement.loads(of: ["hci0"])[0].capacity == 0, "a controller full of other programs' links holds none of ours")
     }
 
+    @Test("an abort while another strap is still connecting there counts as no slot: a controller's slots hold its pending connects")
+    func abortBesideAConnect() async {
+        let placement = AdapterPlacement(plan: AdapterPlan())
+        let only = [StrapSighting(adapter: "hci0", rssi: -60)]
+        for index in 1 ... 2 {
+            _ = await placement.place(Self.strap(index), among: only)
+            await placement.connectStarted(Self.strap(index))
+        }
+        #expect(await placement.connectFinished(Self.strap(2), .noSlot(certain: false)))
+        let load = await placement.loads(of: ["hci0"])[0]
+        #expect(load.capacity == 1 && load.failures == 0 && load.slotRefusals == 1)
+    }
+
     @Test("a strap waiting for a slot is woken when one frees, not at its timeout")
     func wakesOnRelease() async throws {
         let placement = AdapterPlacement(plan: AdapterPlan(maxConnections: 1))

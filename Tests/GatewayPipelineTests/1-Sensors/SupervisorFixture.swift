@@ -28,29 +28,36 @@ struct SupervisorFixture: Sendable {
     let client: BlueZClient
     let collector = SampleCollector()
     let slots: ConnectionSlots
-    /// The simulated adapter holds any number of connections: so does the plan.
-    static let plan = AdapterPlan(maxConnections: 32)
-    let placement = AdapterPlacement(plan: plan)
+    /// The adapters the supervisors may use and how many links each may hold.
+    let plan: AdapterPlan
+    let placement: AdapterPlacement
     let discovery = DiscoverySessions()
 
     static let fastPolicy = ReconnectPolicy(
         backoff: Backoff(initial: .milliseconds(50), maximum: .milliseconds(500)), stallTimeout: .seconds(1),
         servicesTimeout: .seconds(20), discoveryTimeout: .seconds(20), stableSubscription: .zero)
 
-    static func start(straps: Int = 1, knownAtStart: Bool = false, parallelConnects: Int = 3) async throws -> SupervisorFixture {
+    /// `straps` on the simulated `adapters` (hci0 alone, holding any number of links, unless
+    /// given), supervised under `plan` (by default: any adapter, 32 links each).
+    static func start(
+        straps: Int = 1, knownAtStart: Bool = false, parallelConnects: Int = 3, adapters: [SimulatedAdapter] = [.hci0],
+        plan: AdapterPlan = AdapterPlan(maxConnections: 32), configure: (inout [SimulatedStrap]) -> Void = { _ in }
+    ) async throws -> SupervisorFixture {
         let bus = try PrivateBus()
-        let simulator = BluetoothdSimulator(
-            busAddress: bus.address, straps: SimulatedStrap.fleet(count: straps, notificationInterval: .milliseconds(50)),
-            devicesKnownAtStart: knownAtStart)
+        var fleet = SimulatedStrap.fleet(count: straps, notificationInterval: .milliseconds(50))
+        configure(&fleet)
+        let simulator = BluetoothdSimulator(busAddress: bus.address, straps: fleet, devicesKnownAtStart: knownAtStart, adapters: adapters)
         try await simulator.start()
         let client = try await BlueZClient.connect(.address(bus.address))
-        return SupervisorFixture(bus: bus, simulator: simulator, client: client, slots: ConnectionSlots(limit: parallelConnects))
+        return SupervisorFixture(
+            bus: bus, simulator: simulator, client: client, slots: ConnectionSlots(limit: parallelConnects), plan: plan,
+            placement: AdapterPlacement(plan: plan))
     }
 
     func supervisor(for address: BluetoothAddress, policy: ReconnectPolicy = fastPolicy) -> SensorSupervisor {
         let collector = collector
         return SensorSupervisor(
-            address: address, patientID: "40006", radio: BlueZStrapRadio(client: client, discovery: discovery), plan: Self.plan,
+            address: address, patientID: "40006", radio: BlueZStrapRadio(client: client, discovery: discovery), plan: plan,
             placement: placement, policy: policy, slots: slots, clock: CaptureClock(),
             onSample: { collector.add($0) },
             onEvent: { collector.add($0) })
