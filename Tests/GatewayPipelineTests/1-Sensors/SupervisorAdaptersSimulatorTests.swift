@@ -19,6 +19,19 @@ struct SupervisorAdaptersSimulatorTests {
         return links
     }
 
+    /// A supervisor for each of the fixture's straps, running.
+    static func superviseAll(_ fixture: SupervisorFixture) async -> ([BluetoothAddress], [SensorSupervisor], [Task<Void, Never>]) {
+        let straps = await fixture.simulator.strapAddresses
+        var supervisors: [SensorSupervisor] = []
+        var tasks: [Task<Void, Never>] = []
+        for index in straps.indices {
+            let (_, supervisor, task) = await fixture.supervise(strap: index)
+            supervisors.append(supervisor)
+            tasks.append(task)
+        }
+        return (straps, supervisors, tasks)
+    }
+
     @Test("three straps, two adapters holding two: 2 + 1 by signal; one unplugged: a strap moves, the third waits; plugged back: all stream")
     func placementAndAdapterLoss() async throws {
         let fixture = try await SupervisorFixture.start(
@@ -28,14 +41,7 @@ struct SupervisorAdaptersSimulatorTests {
             for index in straps.indices { straps[index].rssiByAdapter = ["hci1": straps[index].rssi - 20] }
         }
         defer { fixture.bus.stop() }
-        let straps = await fixture.simulator.strapAddresses
-        var supervisors: [SensorSupervisor] = []
-        var tasks: [Task<Void, Never>] = []
-        for index in straps.indices {
-            let (_, supervisor, task) = await fixture.supervise(strap: index)
-            supervisors.append(supervisor)
-            tasks.append(task)
-        }
+        let (straps, supervisors, tasks) = await Self.superviseAll(fixture)
         try await waitUntil { await Self.links(fixture, straps, supervisors).allSatisfy { $0 != nil } }
         let placed = await Self.links(fixture, straps, supervisors)
         #expect(placed.filter { $0 == "hci0" }.count == 2 && placed.filter { $0 == "hci1" }.count == 1, "\(placed)")
@@ -65,14 +71,7 @@ struct SupervisorAdaptersSimulatorTests {
             for index in straps.indices { straps[index].rssiByAdapter = ["hci1": straps[index].rssi - 20] }
         }
         defer { fixture.bus.stop() }
-        let straps = await fixture.simulator.strapAddresses
-        var supervisors: [SensorSupervisor] = []
-        var tasks: [Task<Void, Never>] = []
-        for index in straps.indices {
-            let (_, supervisor, task) = await fixture.supervise(strap: index)
-            supervisors.append(supervisor)
-            tasks.append(task)
-        }
+        let (straps, supervisors, tasks) = await Self.superviseAll(fixture)
         try await waitUntil { await Self.links(fixture, straps, supervisors).allSatisfy { $0 != nil } }
         #expect(Set(await Self.links(fixture, straps, supervisors).compactMap { $0 }) == ["hci0", "hci1"])
         let loads = await fixture.placement.loads(of: ["hci0", "hci1"])
