@@ -9,7 +9,7 @@ import json
 import sys
 from pathlib import Path
 
-STEPS = ["stack", "peripheral", "scan", "pair", "live", "daemon"]
+STEPS = ["stack", "peripheral", "scan", "pair", "live", "daemon", "adapters"]
 
 
 def decode(frame):
@@ -41,6 +41,36 @@ def json_lines(path):
         except json.JSONDecodeError:
             pass
     return lines
+
+
+def check_adapters(lines, check):
+    """The adapters step: two straps on two of three adapters; the first moves to the free
+    adapter when its own goes off, the second waits for a slot when its own goes off too; both
+    stream again once the adapters are back; every accepted sample answered by the server once."""
+    roles = next((line["roles"] for line in lines if "roles" in line), {})
+    phases = {line.get("phase"): line for line in lines if "phase" in line}
+    first, second, free = roles.get("first"), roles.get("second"), roles.get("free_adapter")
+
+    def sensor(phase, address):
+        return phases.get(phase, {}).get("sensors", {}).get(address, {})
+
+    placed = [sensor("placed", address) for address in (first, second)]
+    check(all(s.get("state") == "subscribed" for s in placed) and len({s.get("adapter") for s in placed}) == 2 and free,
+          f"two straps are placed on two of the three adapters, one left free: {roles}")
+    moved = sensor("moved", first)
+    check(moved.get("state") == "subscribed" and moved.get("adapter") == free and free != roles.get("first_adapter"),
+          f"its adapter powered off, the first strap moves to the free adapter {free}: {moved}")
+    waiting = sensor("waiting", second)
+    check(waiting.get("stateDetail") == f"waiting: no free connection slot on {free}",
+          f"its adapter powered off too, the second strap waits for a slot and says so: {waiting}")
+    again = [sensor("placed-again", address) for address in (first, second)]
+    check(all(s.get("state") == "subscribed" for s in again), f"the adapters back, both straps stream again: {again}")
+    drained = phases.get("drained", {}).get("sensors", {})
+    exact = [address for address, s in drained.items()
+             if s["samplesAccepted"] > 0 and s["samplesDelivered"] == s["samplesAccepted"]
+             and s["samplesDuplicate"] == 0 and s["samplesRejected"] == 0]
+    check(len(drained) == 2 and len(exact) == 2,
+          f"every sample each strap's gateway accepted was stored once by the server (delivered = accepted, none duplicate): {drained}")
 
 
 def main(out_dir, frames_path):
@@ -102,6 +132,8 @@ def main(out_dir, frames_path):
     check(bool(crashed) and crashed[-1]["delivered"] >= crashed[-1]["received_before_bluetoothd_crash"] + 10,
           f"the daemon reconnects after bluetoothd is killed (SIGSEGV) mid-stream and restarted, "
           f"and delivers what follows: {crashed}")
+
+    check_adapters(json_lines(out / "adapters.out"), check)
 
     retries = (out / "retries").read_text().splitlines() if (out / "retries").exists() else []
     seconds = {step: (out / f"{step}.seconds").read_text().strip()

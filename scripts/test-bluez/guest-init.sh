@@ -1,7 +1,8 @@
 #!/bin/bash
 # Stage 2 of the test-bluez guest: PID 1 on the overlay root. Brings up the real Bluetooth
-# stack (hci_vhci, dbus, bluetoothd, two btvirt LE controllers), starts the heart-rate
-# peripheral on hci1 and runs the gateway's steps on hci0. Every step leaves NAME.out,
+# stack (hci_vhci, dbus, bluetoothd, five btvirt LE controllers), starts the heart-rate
+# peripheral on hci1 and runs the gateway's steps on hci0; the adapters step adds a strap on hci3
+# and gives the daemon hci0, hci2 and hci4. Every step leaves NAME.out,
 # NAME.err and NAME.rc in /out (a 9p share run.sh reads afterwards; it does the checking).
 # Retries: the controller bring-up, which times out under load, and pair once when the
 # virtual controller reports no advertisement (exit 75); each retry is logged to /out/retries. bluetoothd is restarted when it dies, as systemd restarts it with the
@@ -15,23 +16,27 @@ guest_setup
 exec > >(tee -a /out/guest.log) 2>&1
 trap power_off EXIT
 
-# (Re)starts btvirt and waits for bluetoothd to register both virtual controllers. Under load
+# The virtual controllers: the gateway's hci0, hci2 and hci4, the straps' hci1 and hci3.
+export EGW_CONTROLLERS="hci0 hci1 hci2 hci3 hci4"
+
+# (Re)starts btvirt and waits for bluetoothd to register every virtual controller. Under load
 # a controller's HCI Reset times out during the kernel's setup ("hci0: Opcode 0x0c03 failed:
-# -110") and bluetoothd never sees it: then both controllers are recreated.
+# -110") and bluetoothd never sees it: then all controllers are recreated.
 start_controllers() {
+    local adapter
     if [[ -n ${BTVIRT_PID:-} ]]; then
         kill "$BTVIRT_PID" 2>/dev/null
         wait "$BTVIRT_PID" 2>/dev/null
-        wait_for 30 test ! -e /sys/class/bluetooth/hci0 -a ! -e /sys/class/bluetooth/hci1
+        wait_for 30 test -z "$(ls /sys/class/bluetooth)"
     fi
-    btvirt -l2 -L >> /out/btvirt.log 2>&1 &
+    btvirt -l5 -L >> /out/btvirt.log 2>&1 &
     BTVIRT_PID=$!
-    wait_for 60 adapter_property hci0 Address && wait_for 30 adapter_property hci1 Address
+    for adapter in $EGW_CONTROLLERS; do wait_for 60 adapter_property "$adapter" Address || return 1; done
 }
 
 power_adapters() {
     local adapter
-    for adapter in hci0 hci1; do
+    for adapter in $EGW_CONTROLLERS; do
         retrying "power-$adapter" "$adapter power-on timed out" power_on "$adapter" || return 1
     done
 }
@@ -127,6 +132,8 @@ daemon() {
 [gateway]
 state_dir = "/var/lib/edge-gateway"
 hold_until_clock_sync = false
+[bluetooth]
+adapters = "hci0"
 TOML
     timeout 120 "$EGW_BIN/edge-gateway" enroll "$link" --config /run/gateway.toml || { log "enroll failed"; return 1; }
     wait_for 120 stack_ready || { log "bluetoothd or the controllers are not back"; return 1; }
@@ -200,10 +207,93 @@ delivered_beyond() {
     fi
 }
 
+# Several adapters: the daemon with three central adapters (hci0, hci2, hci4), and two straps
+# (hci1, hci3) bound without a bond, so only the signal and the slots decide. A btvirt controller
+# fails the GATT discovery of a second simultaneous link (bluetoothd: device_svc_resolved
+# err -5, every time), so each central holds one (max_connections = 1): the straps are placed on
+# two adapters and one stays free. Powering off the adapter of the first strap moves it to the
+# free one; powering off the second strap's adapter leaves it waiting for a slot, as status says;
+# powered on again, both adapters are used. Then the straps stop, the queue drains, and every
+# accepted sample was answered 201 by the server once: delivered = accepted, none duplicate or
+# rejected. Prints the straps' roles and a summary of each phase, one JSON line each.
+adapters() {
+    local state=/var/lib/edge-gateway-adapters config=/run/gateway-adapters.toml adapter link address
+    local -a addresses=() straps=()
+    "$EGW_BIN/edge-gateway-lab" jhe-simulator --port 8001 > /out/jhe-simulator-adapters.log 2>&1 &
+    local jhe=$!
+    wait_for 120 grep -q "invitation link: " /out/jhe-simulator-adapters.log || { log "jhe-simulator did not start"; return 1; }
+    link=$(sed -n 's/^invitation link: //p' /out/jhe-simulator-adapters.log)
+    cat > "$config" <<TOML
+[gateway]
+state_dir = "$state"
+hold_until_clock_sync = false
+[bluetooth]
+adapters = "hci0, hci2, hci4"
+max_connections = 1
+[uplink]
+# Every sample uploaded, the frame script's no-contact ones too: delivered must equal accepted.
+drop_no_contact = false
+TOML
+    timeout 120 "$EGW_BIN/edge-gateway" enroll "$link" --config "$config" >&2 || { log "enroll failed"; return 1; }
+    wait_for 120 stack_ready || { log "bluetoothd or the controllers are not back"; return 1; }
+    kill "$PERIPHERAL_PID" 2>/dev/null
+    wait "$PERIPHERAL_PID" 2>/dev/null
+    for adapter in hci1 hci3; do
+        start_strap "$adapter" || return 1
+        straps+=("$STRAP_PID")
+        addresses+=("$(adapter_property "$adapter" Address | cut -d'"' -f2)")
+    done
+    for address in "${addresses[@]}"; do
+        retrying adapters-pair "pair --no-bond $address failed" timeout "$EGW_STEP_TIMEOUT" "$EGW_BIN/edge-gateway" pair "$address" \
+            --no-bond --alias "strap $address" --state-dir "$state" --adapter hci0 --timeout 60 >&2 || return 1
+    done
+    "$EGW_BIN/edge-gateway" run --config "$config" --log-level debug > /out/daemon-adapters.log 2>&1 &
+    local gateway_pid=$! ok=1 first second free
+    placement() { python3 "$(dirname "$EGW_FRAMES")/placement.py" "$state" "$@"; }
+    if wait_for 240 placement subscribed 2; then
+        placement summary placed
+        first=$(placement where "${addresses[0]}") second=$(placement where "${addresses[1]}") free=$(placement free)
+        echo "{\"roles\": {\"first\": \"${addresses[0]}\", \"second\": \"${addresses[1]}\", \"first_adapter\": \"$first\", \"second_adapter\": \"$second\", \"free_adapter\": \"$free\"}}"
+        log "adapters: ${addresses[0]} on $first, ${addresses[1]} on $second, $free free; powering $first off"
+        busctl set-property org.bluez "/org/bluez/$first" org.bluez.Adapter1 Powered b false
+        if wait_for 120 placement on "${addresses[0]}" "$free"; then
+            placement summary moved
+            log "adapters: ${addresses[0]} moved to $free; powering $second off"
+            busctl set-property org.bluez "/org/bluez/$second" org.bluez.Adapter1 Powered b false
+            if wait_for 120 placement waits "${addresses[1]}" "$free"; then
+                placement summary waiting
+                log "adapters: ${addresses[1]} waits for a slot; powering $first and $second on"
+                if power_on "$first" && power_on "$second" && wait_for 240 placement subscribed 2; then
+                    placement summary placed-again
+                    local delivered
+                    delivered=$(placement summary count | python3 -c 'import json, sys; print(sum(s["samplesDelivered"] for s in json.load(sys.stdin)["sensors"].values()))')
+                    wait_for 240 placement delivering $((delivered + 20)) && ok=0 || log "adapters: deliveries did not go on"
+                else
+                    log "adapters: not placed again: $(placement summary failed)"
+                fi
+            else
+                log "adapters: ${addresses[1]} does not say it waits: $(placement summary failed)"
+            fi
+        else
+            log "adapters: ${addresses[0]} did not move to $free: $(placement summary failed)"
+        fi
+    else
+        log "adapters: the straps were not placed: $(placement summary failed)"
+    fi
+    kill "${straps[@]}" 2>/dev/null
+    wait_for 180 placement drained || { log "adapters: the queue did not drain: $(placement summary failed)"; ok=1; }
+    placement summary drained
+    kill -TERM "$gateway_pid"
+    wait_for 60 test ! -d "/proc/$gateway_pid" || ok=1
+    cp "$state/status.json" /out/adapters-status.json 2>/dev/null
+    kill "$jhe" 2>/dev/null
+    return $ok
+}
+
 # The steps, in order. The stack and the peripheral are prerequisites: without them nothing
 # else can run. The gateway's steps each run even when an earlier one failed (live takes the
 # address itself and needs no binding), so one run reports every problem.
-STEPS=(scan pair live daemon)
+STEPS=(scan pair live daemon adapters)
 
 log "guest up: kernel $(uname -r), $(nproc) CPUs"
 if step stack start_stack && step peripheral start_peripheral 0; then

@@ -1,9 +1,9 @@
 #!/bin/bash
 # make test-bluez: the gateway against the real Bluetooth stack. Boots Debian's kernel under
 # qemu (software emulation) on the host's root (read-only 9p + tmpfs overlay), where
-# guest-init.sh brings up bluetoothd with two btvirt LE controllers, a heart-rate peripheral
+# guest-init.sh brings up bluetoothd with five btvirt LE controllers, a heart-rate peripheral
 # (edge-gateway-peripheral) on hci1, and runs the release edge-gateway on hci0: scan, pair,
-# live. check-results.py then checks what each step printed. See docs/testing.md, "make test-bluez".
+# live, the daemon; then the daemon on hci0, hci2 and hci4 with straps on hci1 and hci3. check-results.py then checks what each step printed. See docs/testing.md, "make test-bluez".
 #
 # Environment: EGW_BIN (binaries to test; default: a release build in .build-release),
 # EGW_VM_TIMEOUT (seconds for the whole guest, default 1500), EGW_KEEP (keep the work dir).

@@ -609,10 +609,13 @@ say "9. straps unbound, queue empty, SIGTERM → exit 0"
 # may fall between a commit and its log line: up to two samples per strap may be in JHE unnamed.
 step=stored-once
 t=$SECONDS
-psql_jhe -F '|' -c "SELECT o.id, coalesce(i.system, ''), coalesce(i.value, '')
+# With each Observation's OMH header uuid (the gateway's sample id): JHE writes an Observation and
+# then its identifier in two statements, so the outage step's kill can leave the first without
+# the second (tier.py compare tells that partial write apart from a sample stored twice).
+psql_jhe -F '|' -c "SELECT o.id, coalesce(i.system, ''), coalesce(i.value, ''), coalesce(o.omh_data->'header'->>'uuid', '')
     FROM core_observation o LEFT JOIN core_observationidentifier i ON i.observation_id = o.id
     WHERE o.subject_patient_id = $patient_id AND o.codeable_concept_id = $concept_id" >"$work/jhe-identifiers.txt"
-python3 "$here/tier.py" compare "$work/gateway.log" "$work/jhe-identifiers.txt" "$((2 * sensors))" >"$work/verdict.json" \
+python3 "$here/tier.py" compare "$work/gateway.log" "$work/jhe-identifiers.txt" "$((2 * sensors))" 1 >"$work/verdict.json" \
     || fail "JHE's database does not hold every accepted sample exactly once: $(cat "$work/verdict.json")"
 accepted=$(python3 "$here/tier.py" get "$work/verdict.json" accepted)
 # Samples held for the clock (held.sqlite) are moved into the upload queue; none may be left

@@ -7,7 +7,7 @@
                                     sensors.0.state, sensors.*.samples_accepted (summed);
                                     null for a missing or null value
     tier.py doctor FILE             checks `doctor --json` output (see below)
-    tier.py compare LOG JHE_IDS KILLS  the final verdict (see compare())
+    tier.py compare LOG JHE_IDS KILLS JHE_KILLS  the final verdict (see compare())
 
 "Ever accepted" comes from the daemon's own debug lines: SampleIntake logs `accepted samples
 queue=upload|held ids=...` right after each commit returns, so a line names exactly the samples
@@ -119,26 +119,40 @@ def accepted_ids(log_path):
     return ids
 
 
-def compare(log_path, jhe_ids_path, unlogged_allowance):
+def compare(log_path, jhe_ids_path, unlogged_allowance, kills_of_jhe):
     """Every sample the gateway ever accepted is in JHE exactly once, and JHE holds nothing else
     for this patient: the ids of the log's `accepted samples` lines against the identifier values
-    of the patient's heart-rate Observations (one `observation_id|system|value` per line, from
-    psql). A kill -9 between a commit and its log line leaves samples accepted but never named:
+    of the patient's heart-rate Observations (one `observation_id|system|value|omh_uuid` per line,
+    from psql). A kill -9 between a commit and its log line leaves samples accepted but never named:
     up to `unlogged_allowance` identifiers the log lacks are counted as that, not as a failure.
-    Prints a JSON verdict; exit 1 on any difference."""
+
+    JHE writes an Observation and then its identifier in two autocommitted statements
+    (Observation.fhir_create), so killing JHE (the outage step, `kills_of_jhe` times) can leave an
+    Observation without an identifier while the gateway, never answered, sends the sample again.
+    Such a partial write is counted apart, not as a failure, when its OMH header uuid is an
+    accepted sample stored once with its identifier, at most once per kill. Prints a JSON verdict;
+    exit 1 on any difference."""
     accepted = {f"urn:uuid:{sample_id}" for sample_id in accepted_ids(log_path)}
     problems = []
     observations = {}
     identifiers = {}
+    header_uuids = {}
     with open(jhe_ids_path, encoding="utf-8") as file:
         for line in file:
             if not line.strip():
                 continue
-            observation_id, system, value = line.rstrip("\n").split("|", 2)
+            observation_id, system, value, omh_uuid = line.rstrip("\n").split("|", 3)
             observations.setdefault(observation_id, []).append((system, value))
+            header_uuids[observation_id] = omh_uuid.lower()
             if value:
                 identifiers.setdefault(value.lower(), []).append(observation_id)
     without = [o for o, ids in observations.items() if not any(value for _, value in ids)]
+    partial = [o for o in without if f"urn:uuid:{header_uuids[o]}" in accepted and len(identifiers.get(f"urn:uuid:{header_uuids[o]}", [])) == 1]
+    if len(partial) > kills_of_jhe:
+        partial = []
+    without = [o for o in without if o not in partial]
+    for observation_id in partial:
+        del observations[observation_id]
     several = {o: ids for o, ids in observations.items() if len(ids) > 1}
     duplicated = {value: o for value, o in identifiers.items() if len(o) > 1}
     wrong_system = sorted({system for ids in observations.values() for system, _ in ids if system != "urn:ietf:rfc:3986"})
@@ -161,6 +175,7 @@ def compare(log_path, jhe_ids_path, unlogged_allowance):
         "accepted_unlogged": len(extra),
         "observations": len(observations),
         "distinct_identifiers": len(identifiers),
+        "jhe_partial_writes": [{"observation": o, "omh_uuid": header_uuids[o]} for o in partial],
         "problems": problems,
     }
     print(json.dumps(verdict))
@@ -175,7 +190,7 @@ def main(argv):
         "http-status": lambda: http_status(args[0]),
         "get": lambda: get(args[0], *args[1:]),
         "doctor": lambda: doctor(args[0]),
-        "compare": lambda: compare(args[0], args[1], int(args[2])),
+        "compare": lambda: compare(args[0], args[1], int(args[2]), int(args[3])),
     }
     if command not in handlers:
         sys.exit(f"tier.py: unknown command {command}")

@@ -93,8 +93,12 @@ bluez_on_bus() {
     busctl call org.freedesktop.DBus /org/freedesktop/DBus org.freedesktop.DBus GetNameOwner s org.bluez
 }
 
-# bluetoothd on the bus with both controllers powered.
-stack_ready() { bluez_on_bus && adapter_powered hci0 && adapter_powered hci1; }
+# bluetoothd on the bus with every controller (EGW_CONTROLLERS, default hci0 hci1) powered.
+stack_ready() {
+    bluez_on_bus || return 1
+    local adapter
+    for adapter in ${EGW_CONTROLLERS:-hci0 hci1}; do adapter_powered "$adapter" || return 1; done
+}
 
 # The peripheral, starting the script at line $1 (further arguments: its options, e.g. --loop);
 # its JSON lines go to /out/peripheral.jsonl.
@@ -105,6 +109,15 @@ start_peripheral() {
         --interval-ms "$EGW_INTERVAL_MS" >> /out/peripheral.jsonl 2>> /out/peripheral-stderr.log &
     PERIPHERAL_PID=$!
     wait_for 120 peripheral_ready "$ready_lines"
+}
+
+# A strap of its own on adapter $1, streaming the frame script in a loop: its JSON lines go to
+# /out/strap-$1.jsonl and its pid to STRAP_PID.
+start_strap() {
+    "$EGW_BIN/edge-gateway-peripheral" --adapter "$1" --frames "$EGW_FRAMES" --loop --interval-ms "$EGW_INTERVAL_MS" \
+        >> "/out/strap-$1.jsonl" 2>> "/out/strap-$1-stderr.log" &
+    STRAP_PID=$!
+    wait_for 120 grep -q '"ready"' "/out/strap-$1.jsonl"
 }
 
 # Whether the peripheral has said "ready" at least $1 times (once per start).
