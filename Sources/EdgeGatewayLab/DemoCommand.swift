@@ -124,7 +124,7 @@ struct DemoCommand: AsyncParsableCommand {
             }
             await dashboard.render(second: second, of: duration)
         }
-        await stage.bluetoothd.setAdapterPowered(false)
+        await stage.silenceStraps()
         await dashboard.note("straps quiet (adapter off); waiting for the queue to drain")
         var second = duration
         let drained = await stage.waitForDrain(within: .seconds(120)) {

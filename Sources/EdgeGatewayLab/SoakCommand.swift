@@ -107,7 +107,7 @@ struct SoakCommand: AsyncParsableCommand {
                         point, backlog: await stage.backlog(), accepted: stage.acceptedSamples(), stored: await stage.jhe.storedCount()))
             }
         }
-        await stage.bluetoothd.setAdapterPowered(false)
+        await stage.silenceStraps()
         note("straps quiet (adapter off); waiting for the queue to drain")
         let drained = await stage.waitForDrain(within: .seconds(600)) {}
         let exit = try await stage.stopDaemon()

@@ -96,6 +96,12 @@ final class DemoStage: @unchecked Sendable {
         }
     }
 
+    /// Stops every strap's link by powering every adapter off: the straps go quiet, and what the
+    /// daemon holds can drain.
+    func silenceStraps() async {
+        for adapter in await bluetoothd.adapterNames { await bluetoothd.setAdapterPowered(false, adapter: adapter) }
+    }
+
     /// Starts `edge-gateway run` on the stage as systemd would (with a runtime directory),
     /// uploading every `uplinkInterval` seconds (the demo's 2 s, or nil for the daemon's default).
     func startDaemon(uplinkInterval: Int? = 2) throws {

@@ -49,7 +49,7 @@ struct FootprintRun: Sendable {
         guard let pid = stage.daemon?.pid else { throw DemoError("the daemon is gone") }
         let (window, samples, elapsed) = try await observe([pid], on: stage, seconds: seconds)
 
-        await stage.bluetoothd.setAdapterPowered(false)
+        await stage.silenceStraps()
         let drained = await stage.waitForDrain(within: .seconds(300)) {}
         let exit = try await stage.stopDaemon()
         let verdict = await DemoVerdict(stage: stage, drained: drained, daemonExit: exit, outageSeconds: 0, cost: nil, drain: nil)

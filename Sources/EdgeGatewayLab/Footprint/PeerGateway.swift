@@ -71,7 +71,7 @@ struct PeerGateway: Sendable {
     /// Stops the straps' link, then each peer (its last commit and upload) and the sink, and
     /// checks that the sink holds every sample the peers received, each once.
     func stop(_ running: Running, on stage: DemoStage) async throws -> (exactlyOnce: Bool, received: Int) {
-        await stage.bluetoothd.setAdapterPowered(false)
+        await stage.silenceStraps()
         var received = 0
         for (peer, log) in zip(running.peers, running.logs) {
             peer.signal(SIGTERM)
