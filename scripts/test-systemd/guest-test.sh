@@ -282,7 +282,6 @@ if step pid1 pid1 && step stack stack && step install install; then
     keep_adapters_powered &
     for name in configure enrol pair service kill9 watchdog bluetooth_restart bluetooth_crash upgrade stop security purge_keeps purge_removes; do
         step "$name" "$name"
-        kernel_oopsed && { log "the kernel oopsed: the steps after $name are not run"; break; }
     done
 fi
 kill "${PERIPHERAL_PID:-}" 2>/dev/null

@@ -54,11 +54,6 @@ step() {
     return $rc
 }
 
-# Whether this guest's kernel has oopsed: its Bluetooth stack is then broken for the rest of
-# the boot, so the steps stop there and the host boots the guest once more
-# (scripts/vm/guest-vm.sh, boot_guest_again_after_oops).
-kernel_oopsed() { dmesg | grep -qE '(BUG: |Oops: |general protection fault)'; }
-
 # Records that attempt $2 of step $1 failed, for reason $3 (the summary lists every retry).
 note_retry() {
     log "retry: $1 attempt $2 failed ($3)"
