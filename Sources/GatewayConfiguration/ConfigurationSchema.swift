@@ -25,8 +25,12 @@ enum ConfigurationSchema {
         .text(
             "bluetooth", "max_connections_by_adapter", \.bluetooth.maxConnectionsByAdapter,
             allowed: "\"\" or hciN=count pairs separated by commas, such as \"hci0=3, hci1=7\" (counts from 1 to 100)",
-            check: ValueChecks.connectionLimits),
+            check: ValueChecks.countsByAdapter(1 ... 100)),
         .integer("bluetooth", "max_parallel_connects", \.bluetooth.maxParallelConnects, 1 ... 8),
+        .text(
+            "bluetooth", "max_parallel_connects_by_adapter", \.bluetooth.maxParallelConnectsByAdapter,
+            allowed: "\"\" or hciN=count pairs separated by commas, such as \"hci0=1, hci1=4\" (counts from 1 to 8)",
+            check: ValueChecks.countsByAdapter(1 ... 8)),
         .duration("bluetooth", "reconnect_max_backoff_s", \.bluetooth.reconnectMaxBackoff, .seconds, 1 ... 3600),
         .duration("bluetooth", "stall_timeout_s", \.bluetooth.stallTimeout, .seconds, 1 ... 600),
         .optionalText(

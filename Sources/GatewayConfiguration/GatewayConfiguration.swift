@@ -34,6 +34,8 @@ package struct GatewayConfiguration: Sendable, Equatable {
         package var maxConnectionsByAdapter = ""
         /// Connections attempted at once on each adapter (controllers fail when asked for many).
         package var maxParallelConnects = 2
+        /// Per-adapter exceptions to `maxParallelConnects` (`hci0=1, hci1=4`), or empty.
+        package var maxParallelConnectsByAdapter = ""
         /// The cap of the reconnect backoff.
         package var reconnectMaxBackoff: Duration = .seconds(60)
         /// A connected strap silent this long is reconnected.
@@ -48,8 +50,12 @@ package struct GatewayConfiguration: Sendable, Equatable {
         }
 
         /// `maxConnectionsByAdapter` read: adapter name to its connection limit.
-        package var connectionLimits: [String: Int] {
-            Dictionary(ValueChecks.list(maxConnectionsByAdapter).compactMap(ValueChecks.pair), uniquingKeysWith: { $1 })
+        package var connectionLimits: [String: Int] { Self.counts(maxConnectionsByAdapter) }
+        /// `maxParallelConnectsByAdapter` read: adapter name to its limit of connects at once.
+        package var parallelConnectLimits: [String: Int] { Self.counts(maxParallelConnectsByAdapter) }
+
+        private static func counts(_ byAdapter: String) -> [String: Int] {
+            Dictionary(ValueChecks.list(byAdapter).compactMap(ValueChecks.pair), uniquingKeysWith: { $1 })
         }
     }
 

@@ -44,11 +44,15 @@ enum ValueChecks {
         return names.joined(separator: ", ")
     }
 
-    /// `""`, or `hciN=count` pairs separated by commas, each count from 1 to 100.
-    @Sendable static func connectionLimits(_ text: String) throws(SettingValueError) -> String {
+    /// A check of `""`, or `hciN=count` pairs separated by commas, each count in `counts`.
+    static func countsByAdapter(_ counts: ClosedRange<Int>) -> @Sendable (String) throws(SettingValueError) -> String {
+        { text throws(SettingValueError) in try countsByAdapter(text, counts) }
+    }
+
+    private static func countsByAdapter(_ text: String, _ counts: ClosedRange<Int>) throws(SettingValueError) -> String {
         var pairs: [String] = []
         for item in list(text) {
-            guard let (name, count) = pair(item), (1 ... 100).contains(count) else {
+            guard let (name, count) = pair(item), counts.contains(count) else {
                 throw .notAllowed(detail: "\"\(item)\" is not hciN=count")
             }
             pairs.append("\(try adapter(name))=\(count)")

@@ -124,7 +124,7 @@ package actor InMemoryStrapRadio: StrapRadio {
     package func adapters() -> [RadioAdapter]? {
         guard daemonRunning else { return nil }
         return controllers.keys.sorted().map {
-            RadioAdapter(name: $0, address: "00:1A:7D:DA:71:\($0.dropFirst(3))", readiness: controllers[$0]!.readiness)
+            RadioAdapter(name: $0, address: "00:1A:7D:DA:71:\($0.dropFirst(3))", powered: controllers[$0]!.readiness == .ready)
         }
     }
 
@@ -266,4 +266,16 @@ private final class Subscription: Sendable {
         isOver.withLock { $0 = true }
         continuation.finish()
     }
+}
+
+/// What a test makes of an adapter (`InMemoryStrapRadio.set`).
+package enum AdapterReadiness: Sendable, Equatable {
+    /// bluetoothd is not on the bus.
+    case noDaemon
+    /// bluetoothd runs but has no adapter of that name.
+    case absent
+    /// The adapter is there and off.
+    case poweredOff
+    /// The adapter is there and on.
+    case ready
 }

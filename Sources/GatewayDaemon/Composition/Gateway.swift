@@ -98,7 +98,7 @@ package struct Gateway {
                 }),
             SensorFleet(
                 bindings: SensorBindingStore(directory: stateDirectory), bus: .system, plan: AdapterPlan(configuration.bluetooth),
-                policy: reconnectPolicy, maxParallelConnects: configuration.bluetooth.maxParallelConnects, clock: clock,
+                policy: reconnectPolicy, clock: clock,
                 buffer: buffer, counters: counters, logger: logger, bindingsChanged: bindingsChanged),
             ReloadSignal(raises: [bindingsChanged, committed], logger: logger),
             CodePageTrim(logger: logger),

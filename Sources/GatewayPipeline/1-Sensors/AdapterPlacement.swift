@@ -1,4 +1,5 @@
 import GATTHeartRate
+import GatewayStatus
 import ProcessThreads
 
 /// Places each strap's connection on one adapter, and keeps count of every adapter's slots.
@@ -14,29 +15,6 @@ import ProcessThreads
 /// size: the adapter counts as full at the connections it holds until one of them ends or
 /// `learnedLimitLifetime` passes.
 package actor AdapterPlacement {
-    /// One adapter's slots and record, as `status` shows them.
-    package struct Load: Sendable, Equatable {
-        /// `hci0`.
-        package let adapter: String
-        /// The controller's address, while the adapter is present and reports one.
-        package let address: String?
-        /// Whether the adapter is present and powered.
-        package let powered: Bool
-        /// The connections it may hold (the configuration's, or fewer when it refused one).
-        package let capacity: Int
-        /// Straps placed on it now (connecting or connected).
-        package let placed: [BluetoothAddress]
-        /// Connects that succeeded on it since the daemon started.
-        package let connects: Int
-        /// Connects that failed on it (for the strap's reasons, not for want of a slot).
-        package let failures: Int
-        /// Connects it refused for want of a slot.
-        package let slotRefusals: Int
-
-        /// Slots left.
-        package var free: Int { max(0, capacity - placed.count) }
-    }
-
     private struct Ledger {
         var placed: Set<BluetoothAddress> = []
         /// The placed straps whose connect succeeded.
@@ -51,7 +29,7 @@ package actor AdapterPlacement {
 
     private let plan: AdapterPlan
     private let learnedLimitLifetime: Duration
-    private let onChange: @Sendable ([Load]) -> Void
+    private let onChange: @Sendable ([GatewayStatusReport.AdapterStatus]) -> Void
     private var present: [RadioAdapter] = []
     private var ledgers: [String: Ledger] = [:]
     private var placements: [BluetoothAddress: String] = [:]
@@ -62,7 +40,8 @@ package actor AdapterPlacement {
     /// `learnedLimitLifetime`. `onChange` gets every adapter's load after each change (for
     /// status and metrics).
     package init(
-        plan: AdapterPlan, learnedLimitLifetime: Duration = .seconds(600), onChange: @escaping @Sendable ([Load]) -> Void = { _ in }
+        plan: AdapterPlan, learnedLimitLifetime: Duration = .seconds(600),
+        onChange: @escaping @Sendable ([GatewayStatusReport.AdapterStatus]) -> Void = { _ in }
     ) {
         self.plan = plan
         self.learnedLimitLifetime = learnedLimitLifetime
@@ -80,9 +59,8 @@ package actor AdapterPlacement {
     // MARK: Placing
 
     /// Places `strap` on the best of the adapters in `sightings` with a free slot and returns
-    /// it; nil when all are full. A strap already placed keeps its adapter if offered.
+    /// it; nil when all are full. Placing a strap again releases its slot first.
     package func place(_ strap: BluetoothAddress, among sightings: [StrapSighting]) -> String? {
-        if let current = placements[strap], sightings.contains(where: { $0.adapter == current }) { return current }
         release(strap)
         let now = ContinuousClock.now
         let best = sightings.compactMap { sighting -> (adapter: String, score: Int)? in
@@ -171,19 +149,19 @@ package actor AdapterPlacement {
     // MARK: Reading
 
     /// Every adapter of the plan present now, and any other still holding a placed strap, by name.
-    package func loads() -> [Load] {
+    package func loads() -> [GatewayStatusReport.AdapterStatus] {
         loads(of: Set(present.map(\.name)).union(ledgers.filter { !$0.value.placed.isEmpty }.keys).sorted())
     }
 
     /// The adapters named, with their slots and record.
-    func loads(of adapters: [String]) -> [Load] {
+    func loads(of adapters: [String]) -> [GatewayStatusReport.AdapterStatus] {
         let now = ContinuousClock.now
         return adapters.map { name in
             let ledger = ledgers[name, default: Ledger()]
             let adapter = present.first { $0.name == name }
-            return Load(
-                adapter: name, address: adapter?.address, powered: adapter?.readiness == .ready, capacity: capacity(of: name, at: now),
-                placed: ledger.placed.sorted { $0.description < $1.description }, connects: ledger.connects, failures: ledger.failures,
+            return GatewayStatusReport.AdapterStatus(
+                name: name, address: adapter?.address, powered: adapter?.powered == true, slots: capacity(of: name, at: now),
+                straps: ledger.placed.map(\.description).sorted(), connects: ledger.connects, failures: ledger.failures,
                 slotRefusals: ledger.slotRefusals)
         }
     }

@@ -121,7 +121,7 @@ extension BlueZClient {
         return adapters().map { adapter in
             RadioAdapter(
                 name: adapter.name, address: property("Address", of: BlueZName.adapter, at: adapter.path)?.string,
-                readiness: property("Powered", of: BlueZName.adapter, at: adapter.path)?.bool == true ? .ready : .poweredOff)
+                powered: property("Powered", of: BlueZName.adapter, at: adapter.path)?.bool == true)
         }.sorted { $0.name < $1.name }
     }
 

@@ -22,7 +22,6 @@ package struct SensorFleet: Service {
     let bus: DBusConnection.Bus
     let plan: AdapterPlan
     let policy: ReconnectPolicy
-    let maxParallelConnects: Int
     let clock: CaptureClock
     let buffer: SampleBuffer
     let counters: DaemonCounters
@@ -36,7 +35,6 @@ package struct SensorFleet: Service {
         bus: DBusConnection.Bus,
         plan: AdapterPlan,
         policy: ReconnectPolicy,
-        maxParallelConnects: Int,
         clock: CaptureClock,
         buffer: SampleBuffer,
         counters: DaemonCounters,
@@ -48,7 +46,6 @@ package struct SensorFleet: Service {
         self.bus = bus
         self.plan = plan
         self.policy = policy
-        self.maxParallelConnects = maxParallelConnects
         self.clock = clock
         self.buffer = buffer
         self.counters = counters
@@ -69,7 +66,7 @@ package struct SensorFleet: Service {
                 ])
         }
         defer { watch?.cancel() }
-        let slots = ConnectionSlots(limit: maxParallelConnects)
+        let slots = ConnectionSlots(plan: plan)
         let placement = AdapterPlacement(plan: plan) { [counters] loads in counters.update { $0.placed(loads) } }
         let radio = BlueZStrapRadio(client: client, discovery: DiscoverySessions())
         let malformed = MalformedFrameLog { [logger] in logger.warning("\($0)") }
@@ -128,7 +125,7 @@ package struct SensorFleet: Service {
                 logger.notice(
                     previous[name] == nil ? "adapter present" : "adapter changed",
                     metadata: [
-                        "adapter": "\(name)", "address": "\(adapter.address ?? "-")", "powered": "\(adapter.readiness == .ready)",
+                        "adapter": "\(name)", "address": "\(adapter.address ?? "-")", "powered": "\(adapter.powered)",
                         "slots": "\(plan.capacity(of: name))",
                     ])
             }

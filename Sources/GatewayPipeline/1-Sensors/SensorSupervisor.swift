@@ -126,10 +126,10 @@ package actor SensorSupervisor {
             try Task.checkCancellation()
             let adapters = await radio.adapters()
             let usable = (adapters ?? []).filter { plan.selects($0.name) }
-            let ready = usable.filter { $0.readiness == .ready }
+            let ready = usable.filter(\.powered)
             if ready.isEmpty {
                 state = .waiting(Self.noAdapterReason(adapters, usable: usable, plan: plan, powering: policy.powerOnAdapter))
-                if policy.powerOnAdapter, let off = usable.first(where: { $0.readiness == .poweredOff }) {
+                if policy.powerOnAdapter, let off = usable.first(where: { !$0.powered }) {
                     try await radio.powerOn(off.name)
                 }
                 await radio.adaptersChange(from: adapters, timeout: .seconds(30))
@@ -154,7 +154,7 @@ package actor SensorSupervisor {
     /// in flight) before the adapter itself, so a failure can arrive before the news.
     private func isUsable(_ adapter: String) async -> Bool {
         func usable(_ adapters: [RadioAdapter]?) -> Bool {
-            adapters?.contains { $0.name == adapter && $0.readiness == .ready } == true
+            adapters?.contains { $0.name == adapter && $0.powered } == true
         }
         let now = await radio.adapters()
         guard usable(now) else { return false }

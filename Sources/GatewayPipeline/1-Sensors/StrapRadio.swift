@@ -22,18 +22,6 @@ package protocol StrapRadio: Sendable {
     func discover(_ strap: BluetoothAddress, on adapter: String, timeout: Duration) async throws -> any StrapLink
 }
 
-/// Whether an adapter can be used, and if not, what to tell the operator.
-package enum AdapterReadiness: Sendable, Equatable {
-    /// bluetoothd is not on the bus.
-    case noDaemon
-    /// bluetoothd runs but has no adapter of that name.
-    case absent
-    /// The adapter is there and off.
-    case poweredOff
-    /// The adapter is there and on.
-    case ready
-}
-
 /// One strap's connection, as one supervisor cycle uses it: connect, wait for its services,
 /// read what it says about itself, take its heart-rate notifications, disconnect.
 package protocol StrapLink: Sendable {

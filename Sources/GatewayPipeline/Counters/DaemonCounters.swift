@@ -107,14 +107,10 @@ package struct CounterBoard: Sendable {
     }
 
     /// Records where the placement put each strap and every adapter's slots.
-    mutating func placed(_ loads: [AdapterPlacement.Load]) {
-        adapters = loads.map {
-            GatewayStatusReport.AdapterStatus(
-                name: $0.adapter, address: $0.address, powered: $0.powered, slots: $0.capacity, straps: $0.placed.map(\.description),
-                connects: $0.connects, failures: $0.failures, slotRefusals: $0.slotRefusals)
-        }
-        let placements = Dictionary(loads.flatMap { load in load.placed.map { ($0, load.adapter) } }, uniquingKeysWith: { $1 })
-        for address in sensors.keys { sensors[address]?.adapter = placements[address] }
+    mutating func placed(_ loads: [GatewayStatusReport.AdapterStatus]) {
+        adapters = loads
+        let placements = Dictionary(loads.flatMap { load in load.straps.map { ($0, load.name) } }, uniquingKeysWith: { $1 })
+        for address in sensors.keys { sensors[address]?.adapter = placements[address.description] }
     }
 
     /// Samples became durable (in the queue, or held for the clock).

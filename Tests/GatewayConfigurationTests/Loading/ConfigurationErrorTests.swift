@@ -95,6 +95,11 @@ struct ConfigurationErrorTests {
                 "/cfg/gateway.toml: [bluetooth] max_connections_by_adapter = \"hci1=7, hci0\" is not allowed (\"hci0\" is not hciN=count); expected \"\" or hciN=count pairs separated by commas, such as \"hci0=3, hci1=7\" (counts from 1 to 100)"
         ),
         Case(
+            text: "[bluetooth]\nmax_parallel_connects_by_adapter = \"hci0=9\"\n", code: .invalidValue,
+            message:
+                "/cfg/gateway.toml: [bluetooth] max_parallel_connects_by_adapter = \"hci0=9\" is not allowed (\"hci0=9\" is not hciN=count); expected \"\" or hciN=count pairs separated by commas, such as \"hci0=1, hci1=4\" (counts from 1 to 8)"
+        ),
+        Case(
             text: "[uplink]\nbase_url = \"http://jhe.example.org\"\n", code: .invalidValue,
             message:
                 "/cfg/gateway.toml: [uplink] base_url = \"http://jhe.example.org\" is not allowed (base URL 'http://jhe.example.org' uses plain http:// to a non-loopback host; tokens and health data must go over https://); expected \"\" (the server recorded at enrolment) or an https:// URL (http:// only to a loopback host)"

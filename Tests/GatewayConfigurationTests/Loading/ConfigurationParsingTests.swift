@@ -25,6 +25,7 @@ struct ConfigurationParsingTests {
         max_connections = 4
         max_connections_by_adapter = "hci2 = 7"
         max_parallel_connects = 3
+        max_parallel_connects_by_adapter = "hci1=1"
         reconnect_max_backoff_s = 120
         stall_timeout_s = 30
         adapter = "hci1"
@@ -73,6 +74,7 @@ struct ConfigurationParsingTests {
         expected.bluetooth.maxConnectionsByAdapter = "hci2=7"
         expected.bluetooth.adapter = "hci1"
         expected.bluetooth.maxParallelConnects = 3
+        expected.bluetooth.maxParallelConnectsByAdapter = "hci1=1"
         expected.bluetooth.reconnectMaxBackoff = .seconds(120)
         expected.bluetooth.stallTimeout = .seconds(30)
         expected.queue.maxRecords = 5000
@@ -106,6 +108,8 @@ struct ConfigurationParsingTests {
         #expect(try bluetooth("", ["EDGE_GATEWAY_BLUETOOTH_ADAPTERS": "hci0,hci2"]).adapterNames == ["hci0", "hci2"])
         let limits = try bluetooth("max_connections_by_adapter = \"hci0=3, hci1 = 7\"")
         #expect(limits.connectionLimits == ["hci0": 3, "hci1": 7] && limits.maxConnections == 5)
+        let connects = try bluetooth("max_parallel_connects = 3\nmax_parallel_connects_by_adapter = \"hci1=1\"")
+        #expect(connects.parallelConnectLimits == ["hci1": 1] && connects.maxParallelConnects == 3)
     }
 
     @Test("no file, an empty file and empty sections all give the defaults")

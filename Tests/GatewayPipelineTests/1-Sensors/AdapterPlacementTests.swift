@@ -19,17 +19,18 @@ struct AdapterPlacementTests {
         for index in 1 ... 5 { chosen.append(await placement.place(Self.strap(index), among: Self.heard(hci0: -60, hci1: -80))) }
         #expect(chosen == ["hci0", "hci0", "hci1", "hci1", nil])
         let loads = await placement.loads(of: ["hci0", "hci1"])
-        #expect(loads.map(\.placed.count) == [2, 2] && loads.map(\.free) == [0, 0])
+        #expect(loads.map(\.slotsUsed) == [2, 2] && loads.map(\.slotsFree) == [0, 0])
     }
 
-    @Test("a strap already placed keeps its adapter; one released frees the slot for the next")
-    func keepsAndReleases() async {
+    @Test("a strap placed again gives up its slot first; one released frees the slot for the next")
+    func placesAgainAndReleases() async {
         let placement = AdapterPlacement(plan: AdapterPlan(maxConnections: 1))
         #expect(await placement.place(Self.strap(1), among: Self.heard(hci0: -60, hci1: nil)) == "hci0")
-        #expect(await placement.place(Self.strap(1), among: Self.heard(hci0: -90, hci1: -40)) == "hci0", "no move for a better score")
-        #expect(await placement.place(Self.strap(2), among: Self.heard(hci0: -40, hci1: nil)) == "hci1")
+        #expect(await placement.place(Self.strap(1), among: Self.heard(hci0: -90, hci1: -40)) == "hci1", "its own slot is not held against it")
+        #expect(await placement.place(Self.strap(2), among: Self.heard(hci0: -40, hci1: nil)) == "hci0")
+        #expect(await placement.place(Self.strap(4), among: Self.heard(hci0: -40, hci1: -40)) == nil, "both full")
         await placement.release(Self.strap(1))
-        #expect(await placement.place(Self.strap(3), among: Self.heard(hci0: -40, hci1: nil)) == "hci0")
+        #expect(await placement.place(Self.strap(3), among: Self.heard(hci0: -40, hci1: nil)) == "hci1", "the freed slot, though unheard there")
     }
 
     @Test("a bond outweighs a few dB, not a much better signal; the last free slot counts against an adapter")
@@ -68,9 +69,9 @@ struct AdapterPlacementTests {
         #expect(await placement.adapter(of: Self.strap(3)) == nil, "the refused strap is released")
         #expect(await placement.place(Self.strap(3), among: only) == nil, "full at the two it holds, not at the configured five")
         let load = await placement.loads(of: ["hci0"])[0]
-        #expect(load.capacity == 2 && load.slotRefusals == 1 && load.connects == 2 && load.failures == 0)
+        #expect(load.slots == 2 && load.slotRefusals == 1 && load.connects == 2 && load.failures == 0)
         await placement.release(Self.strap(1))
-        #expect(await placement.loads(of: ["hci0"])[0].capacity == 5)
+        #expect(await placement.loads(of: ["hci0"])[0].slots == 5)
         #expect(await placement.place(Self.strap(3), among: only) == "hci0")
     }
 
@@ -84,7 +85,7 @@ struct AdapterPlacementTests {
         #expect(await placement.loads(of: ["hci0"])[0].failures == 1)
         await placement.connectStarted(Self.strap(1))
         #expect(await placement.connectFinished(Self.strap(1), .noSlot(certain: true)))
-        #expect(await placement.loads(of: ["hci0"])[0].capacity == 0, "a controller full of other programs' links holds none of ours")
+        #expect(await placement.loads(of: ["hci0"])[0].slots == 0, "a controller full of other programs' links holds none of ours")
     }
 
     @Test("an abort while another strap is still connecting there counts as no slot: a controller's slots hold its pending connects")
@@ -97,7 +98,7 @@ struct AdapterPlacementTests {
         }
         #expect(await placement.connectFinished(Self.strap(2), .noSlot(certain: false)))
         let load = await placement.loads(of: ["hci0"])[0]
-        #expect(load.capacity == 1 && load.failures == 0 && load.slotRefusals == 1)
+        #expect(load.slots == 1 && load.failures == 0 && load.slotRefusals == 1)
     }
 
     @Test("a strap waiting for a slot is woken when one frees, not at its timeout")

@@ -46,10 +46,10 @@ struct SupervisorPlacementTests {
         try await waitUntil { await Self.links(radio).allSatisfy { $0 != nil } }
         #expect(await Self.links(radio) == ["hci0", "hci0", "hci1"])
         let loads = await placement.loads(of: ["hci0", "hci1"])
-        #expect(loads.map(\.placed.count) == [2, 1] && loads.map(\.connects) == [2, 1])
+        #expect(loads.map(\.slotsUsed) == [2, 1] && loads.map(\.connects) == [2, 1])
         for task in tasks { task.cancel() }
         for task in tasks { await task.value }
-        #expect(await placement.loads(of: ["hci0", "hci1"]).allSatisfy { $0.placed.isEmpty }, "every slot released on stop")
+        #expect(await placement.loads(of: ["hci0", "hci1"]).allSatisfy { $0.straps.isEmpty }, "every slot released on stop")
     }
 
     @Test("an adapter unplugged: one of its straps moves to the free slot, the other waits saying so, and returns when it is back")
@@ -84,7 +84,7 @@ struct SupervisorPlacementTests {
         try await waitUntil { third.states.last?.hasPrefix("waiting: no free connection slot on hci0, hci1") == true }
         #expect(recorders.allSatisfy { $0.retries.isEmpty }, "a full controller is not the strap's fault")
         let loads = await placement.loads(of: ["hci0", "hci1"])
-        #expect(loads.map(\.capacity) == [1, 1] && loads.reduce(0) { $0 + $1.slotRefusals } >= 1)
+        #expect(loads.map(\.slots) == [1, 1] && loads.reduce(0) { $0 + $1.slotRefusals } >= 1)
         #expect(await radio.peakLinks == ["hci0": 1, "hci1": 1])
         for task in tasks { task.cancel() }
         for task in tasks { await task.value }

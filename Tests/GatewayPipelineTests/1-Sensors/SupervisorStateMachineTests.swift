@@ -1,5 +1,6 @@
 import Foundation
 import GATTHeartRate
+import GatewayConfiguration
 @testable import GatewayPipeline
 import GatewayTestSupport
 import PipelineTestSupport
@@ -225,6 +226,38 @@ struct SupervisorStateMachineTests {
         for task in tasks { await task.value }
         #expect(await radio.peakConnects == 2)
         #expect(await slots.peak["hci0"] == 2)
+    }
+
+    /// Holds whoever waits until it opens.
+    private actor Gate {
+        private var isOpen = false
+        private var waiters: [CheckedContinuation<Void, Never>] = []
+
+        func wait() async {
+            if !isOpen { await withCheckedContinuation { waiters.append($0) } }
+        }
+
+        func open() {
+            isOpen = true
+            for waiter in waiters { waiter.resume() }
+            waiters = []
+        }
+    }
+
+    @Test("an adapter given its own limit of connects at once keeps to it while the others keep to the common one")
+    func connectionSlotsByAdapter() async throws {
+        let configuration = try ConfigurationLoader.load(
+            text: "[bluetooth]\nmax_parallel_connects = 3\nmax_parallel_connects_by_adapter = \"hci1=1\"\n", path: "/cfg/gateway.toml",
+            environment: [:])
+        let slots = ConnectionSlots(plan: AdapterPlan(configuration.bluetooth))
+        let gate = Gate()
+        let attempts = (0 ..< 8).map { index in
+            Task { await slots.withSlot(on: index % 2 == 0 ? "hci0" : "hci1") { await gate.wait() } }
+        }
+        try await waitUntil { await slots.peak == ["hci0": 3, "hci1": 1] }
+        await gate.open()
+        for attempt in attempts { await attempt.value }
+        #expect(await slots.peak == ["hci0": 3, "hci1": 1])
     }
 
     @Test("cancelling ends a backoff at once, and ending a subscription by cancelling is not counted as a drop")

@@ -53,7 +53,7 @@ struct DaemonCountersTests {
         let counters = DaemonCounters()
         counters.update { $0.track(SensorBinding(address: Self.strap, alias: "bed 1", patientID: "40006", addedAt: Date())) }
         let placement = AdapterPlacement(plan: AdapterPlan(maxConnections: 3)) { loads in counters.update { $0.placed(loads) } }
-        await placement.observe([RadioAdapter(name: "hci0", address: "00:1A:7D:DA:71:13", readiness: .ready)])
+        await placement.observe([RadioAdapter(name: "hci0", address: "00:1A:7D:DA:71:13", powered: true)])
         let other = BluetoothAddress("F0:1D:2E:3C:00:09")!
         #expect(await placement.place(Self.strap, among: [StrapSighting(adapter: "hci0", rssi: -60)]) == "hci0")
         #expect(await placement.place(other, among: [StrapSighting(adapter: "hci0", rssi: -60)]) == "hci0")
