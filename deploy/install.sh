@@ -19,6 +19,7 @@
 #   PREFIX/lib/tmpfiles.d/edge-gateway.conf               0644
 #   PREFIX/share/doc/edge-gateway/{README.md,INSTALL.md,LICENSE,gateway.toml.example}  0644
 #   PREFIX/share/doc/edge-gateway/docs/{operations,configuration,deployment,SECURITY}.md  0644
+#   PREFIX/share/doc/edge-gateway/monitoring/edge-gateway.{rules.yml,grafana.json}  0644
 #   /etc/edge-gateway/gateway.toml                        0644, only if absent
 # Then, without a destdir: systemd-sysusers (user edge-gateway in group bluetooth),
 # systemd-tmpfiles (/var/lib/edge-gateway, 0700), and `systemctl daemon-reload` if systemd runs.
@@ -74,6 +75,9 @@ for page in operations configuration deployment SECURITY; do
     install -D -m 0644 "$repo/docs/$page.md" "$doc_dir/docs/$page.md"
 done
 install -D -m 0644 "$config_example" "$doc_dir/gateway.toml.example"
+# For a fleet's Prometheus and Grafana (docs/operations.md, "Alerting for a fleet").
+install -D -m 0644 "$repo/deploy/prometheus/edge-gateway.rules.yml" "$doc_dir/monitoring/edge-gateway.rules.yml"
+install -D -m 0644 "$repo/deploy/grafana/edge-gateway.json" "$doc_dir/monitoring/edge-gateway.grafana.json"
 
 install -d -m 0755 "$root/etc/edge-gateway"
 if [[ -e "$config" ]]; then

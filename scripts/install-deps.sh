@@ -13,6 +13,7 @@ packages=(
   ca-certificates
   dpkg-dev           # dpkg-shlibdeps: the .deb's Depends: (make deb and its tests)
   procps             # kill(1), the unit's ExecReload (systemd-analyze verify checks it exists)
+  prometheus         # promtool: the alerting rules and the dashboard's queries (scripts/check-monitoring)
   "$@"
 )
 

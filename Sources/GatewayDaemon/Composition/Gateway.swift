@@ -151,7 +151,7 @@ package struct Gateway {
                 let report = counters.read {
                     $0.report(name: name, startedAt: started, refreshSeconds: 0, clockSynchronized: CaptureClock.isSynchronized)
                 }
-                return counters.metrics.render(report: report, queue: stats)
+                return counters.metrics.render(report: report, queue: stats, disk: DiskSpace(of: stateDirectory))
             } catch {
                 return "# edge-gateway: the queue could not be read: \(error)\n"
             }

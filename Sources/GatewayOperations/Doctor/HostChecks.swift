@@ -1,3 +1,4 @@
+import GatewayStatus
 import Glibc
 import OfflineQueue
 
@@ -10,22 +11,19 @@ enum HostChecks {
 
     /// Free space where the state lives (`statvfs`, space available to unprivileged users).
     static func diskSpace(stateDirectory: String, minimum: Int64 = minimumFreeBytes) -> DoctorCheck {
-        var info = statvfs()
-        guard statvfs(stateDirectory, &info) == 0 else {
+        guard let space = DiskSpace(of: stateDirectory) else {
             return .fail(
                 "disk space", "cannot examine \(stateDirectory): \(String(cString: strerror(errno)))",
                 fix: "create the state directory (enroll and pair do) or pass --state-dir")
         }
-        if info.f_flag & UInt(ST_RDONLY) != 0 {
+        if space.readOnly {
             return .fail(
                 "disk space", "\(stateDirectory) is on a file system mounted read-only: the queue cannot take samples",
                 fix:
                     "look for disk errors (dmesg): an SD card's file system is remounted read-only after an error; check it (fsck) or replace the card, then remount it read-write"
             )
         }
-        let free = Int64(info.f_bavail) * Int64(info.f_frsize)
-        let total = Int64(info.f_blocks) * Int64(info.f_frsize)
-        return diskSpace(free: free, total: total, directory: stateDirectory, minimum: minimum)
+        return diskSpace(free: space.freeBytes, total: space.totalBytes, directory: stateDirectory, minimum: minimum)
     }
 
     /// The verdict for `free` of `total` bytes.

@@ -19,7 +19,13 @@ import Synchronization
 /// `edge_gateway_token_refreshes_total`; `edge_gateway_clock_synchronized`;
 /// `edge_gateway_samples_awaiting_clock`; per adapter (label `adapter`):
 /// `edge_gateway_adapter_powered`, `edge_gateway_adapter_slots{state="used|free"}`,
-/// `edge_gateway_adapter_{connects,connect_failures,slot_refusals}_total`.
+/// `edge_gateway_adapter_{connects,connect_failures,slot_refusals}_total`. For alerting
+/// (`deploy/prometheus/edge-gateway.rules.yml`): `edge_gateway_sensor_last_sample_timestamp_seconds`
+/// (per sensor, once it has sent one), `edge_gateway_uplink_failing_since_timestamp_seconds` (0
+/// while uploads go through), `edge_gateway_uplink_last_success_timestamp_seconds`,
+/// `edge_gateway_reenrolment_required`, `edge_gateway_queue_oldest_pending_age_seconds`,
+/// `edge_gateway_storage_fault` and `edge_gateway_state_disk_{free,size}_bytes` with
+/// `edge_gateway_state_disk_read_only` (the state directory's file system).
 package final class PrometheusMetrics: Sendable {
     /// The `Content-Type` of the rendered text.
     package static let contentType = "text/plain; version=0.0.4; charset=utf-8"
@@ -43,8 +49,9 @@ package final class PrometheusMetrics: Sendable {
         uploadLatency.record(seconds.isNaN || seconds < 0 ? 0 : seconds)
     }
 
-    /// The exposition text after bringing the registry up to date with `report` and `queue`.
-    package func render(report: GatewayStatusReport, queue: QueueStats) -> String {
+    /// The exposition text after bringing the registry up to date with `report`, `queue` and
+    /// the state directory's `disk` (nil when it could not be examined: its series are left out).
+    package func render(report: GatewayStatusReport, queue: QueueStats, disk: DiskSpace?) -> String {
         let counters: [(String, String, KeyPath<GatewayStatusReport.SensorStatus, Int>)] = [
             ("samples_received_total", "Heart-rate samples decoded from the strap since the daemon started.", \.samplesReceived),
             ("samples_accepted_total", "Samples committed to the offline queue since the daemon started.", \.samplesAccepted),
@@ -65,10 +72,28 @@ package final class PrometheusMetrics: Sendable {
                 "samples_evicted_total", "Samples evicted from the queue by its bounds, since the queue file was created.", [("sensor", stream)],
                 to: queue.evictedByStream[stream] ?? 0)
         }
+        for sensor in report.sensors {
+            guard let last = sensor.lastSampleAt else { continue }
+            set(
+                "sensor_last_sample_timestamp_seconds", "When the strap's last sample arrived (Unix time).", [("sensor", sensor.address)],
+                to: last.timeIntervalSince1970)
+        }
         for (state, value) in [("pending", queue.pending), ("leased", queue.leased), ("dead", queue.dead)] {
             set("queue_records", "Records in the offline queue by state.", [("state", state)], to: value)
         }
         set("queue_db_bytes", "Bytes the queue database and its write-ahead log occupy.", [], to: Int(queue.databaseBytes))
+        set(
+            "queue_oldest_pending_age_seconds", "Age of the oldest sample waiting for upload (0 when none waits).", [],
+            to: Double(queue.oldestPendingAgeNanoseconds ?? 0) / 1e9)
+        set(
+            "uplink_failing_since_timestamp_seconds", "When uploads started failing (Unix time); 0 while they go through.", [],
+            to: report.uplink.failingSince?.timeIntervalSince1970 ?? 0)
+        set(
+            "uplink_last_success_timestamp_seconds", "When an upload last went through (Unix time); 0 before the first.", [],
+            to: report.uplink.lastSuccessAt?.timeIntervalSince1970 ?? 0)
+        set(
+            "reenrolment_required", "1 when the server refused the gateway's grant: uploads stop until enroll runs again.", [],
+            to: report.uplink.reenrolmentRequired == nil ? 0 : 1)
         advance("token_refreshes_total", "Access-token renewals since the daemon started.", [], to: report.uplink.tokenRefreshes)
         set("clock_synchronized", "1 when the kernel reports the system clock synchronised.", [], to: report.clockSynchronized ? 1 : 0)
         set("samples_awaiting_clock", "Samples held until the clock synchronises.", [], to: report.samplesAwaitingClock)
@@ -83,6 +108,11 @@ package final class PrometheusMetrics: Sendable {
             advance("adapter_slot_refusals_total", "Connects the adapter refused for want of a slot.", labels, to: adapter.slotRefusals)
         }
         set("storage_fault", "1 while the queue's disk is full or refuses writes (samples wait in memory).", [], to: report.storageFault == nil ? 0 : 1)
+        if let disk {
+            set("state_disk_free_bytes", "Bytes free to the gateway on the state directory's file system.", [], to: Double(disk.freeBytes))
+            set("state_disk_size_bytes", "Size in bytes of the state directory's file system.", [], to: Double(disk.totalBytes))
+            set("state_disk_read_only", "1 when the state directory's file system is mounted read-only.", [], to: disk.readOnly ? 1 : 0)
+        }
         return registry.emitToString()
     }
 
@@ -106,6 +136,10 @@ package final class PrometheusMetrics: Sendable {
     }
 
     private func set(_ name: String, _ help: String, _ labels: [(String, String)], to value: Int) {
-        registry.makeGauge(descriptor: Self.descriptor(name, help), labels: labels).set(to: Double(value))
+        set(name, help, labels, to: Double(value))
+    }
+
+    private func set(_ name: String, _ help: String, _ labels: [(String, String)], to value: Double) {
+        registry.makeGauge(descriptor: Self.descriptor(name, help), labels: labels).set(to: value)
     }
 }

@@ -76,6 +76,8 @@ struct DebianPackageTests {
             "./usr/lib/systemd/system/edge-gateway.service", "./usr/lib/sysusers.d/edge-gateway.conf",
             "./usr/lib/systemd/system/bluetooth.service.d/edge-gateway.conf",
             "./etc/edge-gateway/gateway.toml", "./usr/share/doc/edge-gateway/copyright",
+            "./usr/share/doc/edge-gateway/monitoring/edge-gateway.rules.yml",
+            "./usr/share/doc/edge-gateway/monitoring/edge-gateway.grafana.json",
         ] {
             #expect(contents.standardOutput.contains(line), "\(line) missing:\n\(contents.standardOutput)")
         }

@@ -28,6 +28,8 @@ struct InstallScriptTests {
             ("/usr/share/doc/edge-gateway/docs/configuration.md", 0o644),
             ("/usr/share/doc/edge-gateway/docs/deployment.md", 0o644),
             ("/usr/share/doc/edge-gateway/docs/SECURITY.md", 0o644),
+            ("/usr/share/doc/edge-gateway/monitoring/edge-gateway.rules.yml", 0o644),
+            ("/usr/share/doc/edge-gateway/monitoring/edge-gateway.grafana.json", 0o644),
             ("/etc/edge-gateway/gateway.toml", 0o644),
         ]
         for (path, mode) in expected {

@@ -1,5 +1,6 @@
 import Foundation
 @testable import GatewayPipeline
+import GatewayStatus
 @testable import OfflineQueue
 import PipelineTestSupport
 import Testing
@@ -86,7 +87,7 @@ struct PrometheusMetricsTests {
             oldestPendingAgeNanoseconds: 5_000_000_000, databaseBytes: 65536, unflushed: 0, storageFault: nil)
         let metrics = PrometheusMetrics()
         for seconds in [0.07, 1.5, 100] { metrics.observeUploadLatency(seconds) }
-        let (samples, types) = try Self.parse(metrics.render(report: report, queue: queue))
+        let (samples, types) = try Self.parse(metrics.render(report: report, queue: queue, disk: DiskSpace(freeBytes: 200 << 20, totalBytes: 8 << 30)))
 
         let first = ["sensor": "F0:1D:2E:3C:00:01"]
         let second = ["sensor": "F0:1D:2E:3C:00:02"]
@@ -120,6 +121,42 @@ struct PrometheusMetricsTests {
         #expect(Self.value(samples, "edge_gateway_samples_awaiting_clock") == "0.0")
     }
 
+    @Test("what the alerting rules read: each strap's last sample, the uplink's failure and success times, re-enrolment, the queue's oldest, the disk")
+    func alertingSeries() throws {
+        var report = StatusReportFixtures.report(sensors: [StatusReportFixtures.sensor("F0:1D:2E:3C:00:01", received: 10)])
+        report.sensors.append(StatusReportFixtures.sensor("F0:1D:2E:3C:00:02", received: 0))
+        report.sensors[1].lastSampleAt = nil
+        let failing = Date(timeIntervalSince1970: 1_800_000_000)
+        report.uplink.failingSince = failing
+        report.uplink.reenrolmentRequired = "invalid_grant"
+        let queue = QueueStats(
+            pending: 5, leased: 0, dead: 0, evicted: 0, evictedByStream: [:], oldestPendingAgeNanoseconds: 90_500_000_000,
+            databaseBytes: 0, unflushed: 0, storageFault: nil)
+        let disk = DiskSpace(freeBytes: 200 << 20, totalBytes: 8 << 30, readOnly: true)
+        let samples = try Self.parse(PrometheusMetrics().render(report: report, queue: queue, disk: disk)).samples
+
+        let last = try #require(Self.value(samples, "edge_gateway_sensor_last_sample_timestamp_seconds", ["sensor": "F0:1D:2E:3C:00:01"]))
+        #expect(abs(try #require(Double(last)) - report.sensors[0].lastSampleAt!.timeIntervalSince1970) < 0.001)
+        #expect(
+            Self.value(samples, "edge_gateway_sensor_last_sample_timestamp_seconds", ["sensor": "F0:1D:2E:3C:00:02"]) == nil,
+            "a strap that never sent a sample has no series (absent, not 1970)")
+        #expect(Self.value(samples, "edge_gateway_uplink_failing_since_timestamp_seconds") == "1800000000.0")
+        let success = try #require(Double(Self.value(samples, "edge_gateway_uplink_last_success_timestamp_seconds") ?? ""))
+        #expect(abs(success - report.uplink.lastSuccessAt!.timeIntervalSince1970) < 0.001)
+        #expect(Self.value(samples, "edge_gateway_reenrolment_required") == "1.0")
+        #expect(Self.value(samples, "edge_gateway_queue_oldest_pending_age_seconds") == "90.5")
+        #expect(Self.value(samples, "edge_gateway_state_disk_free_bytes") == "209715200.0")
+        #expect(Self.value(samples, "edge_gateway_state_disk_size_bytes") == "8589934592.0")
+        #expect(Self.value(samples, "edge_gateway_state_disk_read_only") == "1.0")
+
+        report.uplink.failingSince = nil
+        report.uplink.reenrolmentRequired = nil
+        let healthy = try Self.parse(PrometheusMetrics().render(report: report, queue: queue, disk: nil)).samples
+        #expect(Self.value(healthy, "edge_gateway_uplink_failing_since_timestamp_seconds") == "0.0")
+        #expect(Self.value(healthy, "edge_gateway_reenrolment_required") == "0.0")
+        #expect(Self.value(healthy, "edge_gateway_state_disk_free_bytes") == nil, "an unreadable disk leaves its series out")
+    }
+
     @Test("a second scrape advances each counter by the increase only, keeps a counter whose source fell, and sets gauges anew")
     func secondScrape() throws {
         let metrics = PrometheusMetrics()
@@ -129,7 +166,7 @@ struct PrometheusMetricsTests {
             let queue = QueueStats(
                 pending: pending, leased: 0, dead: 0, evicted: evicted, evictedByStream: ["F0:1D:2E:3C:00:01": evicted],
                 oldestPendingAgeNanoseconds: nil, databaseBytes: 0, unflushed: 0, storageFault: nil)
-            return try Self.parse(metrics.render(report: report, queue: queue)).samples
+            return try Self.parse(metrics.render(report: report, queue: queue, disk: nil)).samples
         }
         _ = try scrape(received: 100, pending: 12, evicted: 7)
         let second = try scrape(received: 130, pending: 2, evicted: 3)
@@ -147,7 +184,7 @@ struct PrometheusMetricsTests {
         let queue = QueueStats(
             pending: 0, leased: 0, dead: 0, evicted: 1, evictedByStream: ["a\\b\"c\nd": 1],
             oldestPendingAgeNanoseconds: nil, databaseBytes: 0, unflushed: 0, storageFault: nil)
-        let text = metrics.render(report: StatusReportFixtures.report(sensors: []), queue: queue)
+        let text = metrics.render(report: StatusReportFixtures.report(sensors: []), queue: queue, disk: nil)
         #expect(text.contains(#"edge_gateway_samples_evicted_total{sensor="a\\b\"c\nd"} 1"#))
         let (samples, _) = try Self.parse(text)
         #expect(Self.value(samples, "edge_gateway_upload_latency_seconds_bucket", ["le": "0.05"]) == "3")
