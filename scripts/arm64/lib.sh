@@ -19,6 +19,7 @@ arm64_toolchain_packages=(
     swiftlang git ca-certificates make pkg-config file binutils
     libstdc++-16-dev libdbus-1-dev libsqlite3-dev libcurl4-openssl-dev
     dbus-daemon python3 python3-dbus python3-gi python3-jsonschema libglib2.0-bin systemd procps dpkg-dev
+    prometheus
 )
 
 arm64_say() { echo "arm64: $*" >&2; }
@@ -79,7 +80,20 @@ arm64_in_root() {
 # The sid root with Swift 6.2.3 and the suite's run-time packages.
 arm64_ensure_toolchain() {
     local root=$arm64_toolchain
-    [[ -f $root/.egw-ready ]] && return 0
+    if [[ -f $root/.egw-ready ]]; then
+        # A root made before a package joined the list gets it now.
+        local missing=() package
+        for package in "${arm64_toolchain_packages[@]}"; do
+            arm64_in_root "$root" dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+        done
+        ((${#missing[@]} == 0)) && return 0
+        arm64_say "installing ${missing[*]} in the sid root"
+        arm64_in_root "$root" apt-get "${arm64_apt_options[@]}" update -qq
+        arm64_in_root "$root" env DEBIAN_FRONTEND=noninteractive apt-get "${arm64_apt_options[@]}" install -y -qq "${missing[@]}" \
+            >"$arm64_cache/sid-packages.log" 2>&1 \
+            || { tail -n 20 "$arm64_cache/sid-packages.log" >&2; arm64_fail "apt-get install ${missing[*]} in the sid root failed"; }
+        return 0
+    fi
     arm64_need_root "making the Swift 6.2.3 root ($root)"
     arm64_host_packages debootstrap ca-certificates
     arm64_say "making the Debian sid root with Swift 6.2.3 in $root (about 3 minutes, 3.5 GB)"
