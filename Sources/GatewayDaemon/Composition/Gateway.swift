@@ -130,7 +130,7 @@ package struct Gateway {
     }
 
     /// Serves `/metrics` on `[metrics] listen` from the counters and the queue's own counts.
-    private func metricsServer(counters: DaemonCounters, queue: OfflineQueue) throws -> MetricsServer {
+    private func metricsServer(counters: DaemonCounters, queue: OfflineQueue) throws -> HTTPServer {
         let name = configuration.gateway.name
         let started = Date()
         guard let address = ListenAddress(configuration.metrics.listen) else {
@@ -145,7 +145,7 @@ package struct Gateway {
                         "anyone on the network can read strap addresses and sample counts; listen on 127.0.0.1 and scrape through an SSH tunnel or an authenticating reverse proxy",
                 ])
         }
-        return MetricsServer(address: address, logger: logger) {
+        return HTTPServer(address: address, role: .metrics, logger: logger, handler: MetricsRoutes.handler {
             do {
                 let stats = try await queue.stats()
                 let report = counters.read {
@@ -155,7 +155,7 @@ package struct Gateway {
             } catch {
                 return "# edge-gateway: the queue could not be read: \(error)\n"
             }
-        }
+        })
     }
 
     /// Tells systemd the daemon is up (the first call), what it is doing, and that it is alive.
