@@ -5,7 +5,7 @@ SWIFT        ?= swift
 FUZZ_SECONDS ?= 600
 FUZZ_CORPUS  ?= .build-fuzz/corpus
 
-.PHONY: all deps pydeps build format lint test test-swift62 test-arm64 test-jhe test-bluez test-systemd test-powercut soak soak-queue soak-daemon demo fuzz bench bench-daemon bench-footprint bench-peer ship deb deb-arm64 install clean
+.PHONY: all deps pydeps build format lint test test-console test-swift62 test-arm64 test-jhe test-bluez test-systemd test-powercut soak soak-queue soak-daemon demo fuzz bench bench-daemon bench-footprint bench-peer ship deb deb-arm64 install clean
 
 all: build
 
@@ -38,6 +38,12 @@ test: deps pydeps
 	scripts/public-surface
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20
 	scripts/run-tests.sh
+
+## test-console: the console in a real browser (Debian's chromium through Playwright) against the
+## daemon on the simulated bluetoothd: live heart rate, chart, link drop, hostile names, headers
+## (scripts/test-console/run.sh; installs chromium and Playwright if missing; about 1 min).
+test-console: deps
+	scripts/test-console/run.sh
 
 ## test-swift62: every Swift test built and run with Debian's Swift 6.2.3, the toolchain that
 ## cross-builds the Pi's binary, in the Debian sid root that holds it (scripts/arm64/test-swift62;

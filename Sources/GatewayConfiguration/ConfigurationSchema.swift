@@ -6,7 +6,7 @@ enum ConfigurationSchema {
     static let environmentPrefix = "EDGE_GATEWAY_"
 
     /// The sections, in file order.
-    static let sections = ["gateway", "bluetooth", "queue", "uplink", "metrics"]
+    static let sections = ["gateway", "bluetooth", "queue", "uplink", "metrics", "web"]
 
     /// The keys, grouped by section in file order.
     static let keys: [ConfigurationKey] = [
@@ -69,6 +69,12 @@ enum ConfigurationSchema {
         .text(
             "metrics", "listen", \.metrics.listen,
             allowed: "\"\" (off) or host:port, such as 127.0.0.1:9464 or [::1]:9464", check: ValueChecks.listen),
+
+        .text(
+            "web", "listen", \.web.listen,
+            allowed:
+                "\"\" (off) or a loopback host:port, such as 127.0.0.1:8080 (from another machine, through an SSH tunnel: ssh -L 8080:127.0.0.1:8080 BOX)",
+            check: ValueChecks.loopbackListen),
     ]
 
     /// The keys of one section, in file order.

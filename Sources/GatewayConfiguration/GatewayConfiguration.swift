@@ -104,6 +104,12 @@ package struct GatewayConfiguration: Sendable, Equatable {
         package var listen = ""
     }
 
+    /// `[web]`: the console in the browser.
+    package struct Web: Sendable, Equatable {
+        /// Loopback `host:port` to serve the console on; empty means off.
+        package var listen = ""
+    }
+
     /// `[gateway]`: the box's name, its state directory (which `--state-dir` overrides) and the
     /// hold on samples until the clock is synchronised.
     package var gateway = Gateway()
@@ -115,6 +121,8 @@ package struct GatewayConfiguration: Sendable, Equatable {
     package var uplink = Uplink()
     /// `[metrics]`.
     package var metrics = Metrics()
+    /// `[web]`.
+    package var web = Web()
 }
 
 extension GatewayConfiguration.Uplink {

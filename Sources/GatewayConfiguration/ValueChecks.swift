@@ -125,6 +125,17 @@ enum ValueChecks {
         guard ListenAddress(text) != nil else { throw .notAllowed(detail: nil) }
         return text
     }
+
+    /// As `listen`, on a loopback address only: the console shows patients' heart rates, and
+    /// is never served to the network without TLS and a password, which it does not have.
+    @Sendable static func loopbackListen(_ text: String) throws(SettingValueError) -> String {
+        guard !text.isEmpty else { return text }
+        guard let address = ListenAddress(text) else { throw .notAllowed(detail: nil) }
+        guard address.isLoopback else {
+            throw .notAllowed(detail: "the console shows heart rates and is served without TLS or a password, so only on this machine")
+        }
+        return text
+    }
 }
 
 extension Character {

@@ -14,7 +14,7 @@ import Uplink
 /// `Codable` leaves them.
 extension GatewayStatusReport {
     /// The report as `status.json` holds it.
-    var jsonBytes: [UInt8] {
+    package var jsonBytes: [UInt8] {
         var json = JSONWriter(capacity: 384 + 320 * sensors.count)
         json.beginObject()
         json.key("adapters")

@@ -106,6 +106,9 @@ package struct Gateway {
         if !configuration.metrics.listen.isEmpty {
             services.append(try metricsServer(counters: counters, queue: queue))
         }
+        if !configuration.web.listen.isEmpty {
+            services.append(try consoleServer(counters: counters, queue: queue))
+        }
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
@@ -129,8 +132,26 @@ package struct Gateway {
         }
     }
 
+    /// Serves the console on `[web] listen` (a loopback address: the configuration refuses others).
+    private func consoleServer(counters: DaemonCounters, queue: OfflineQueue) throws -> HTTPServer {
+        let name = configuration.gateway.name
+        let started = Date()
+        guard let address = ListenAddress(configuration.web.listen) else {
+            throw ConfigurationError(.invalidValue, "[web] listen = \"\(configuration.web.listen)\" is not host:port")
+        }
+        let directory = stateDirectory
+        let routes = ConsoleRoutes(
+            snapshot: {
+                let report = counters.read {
+                    $0.report(name: name, startedAt: started, refreshSeconds: 0, clockSynchronized: CaptureClock.isSynchronized)
+                }
+                return ConsoleRoutes.snapshotJSON(report: report, queue: try? await queue.stats(), disk: DiskSpace(of: directory))
+            }, port: address.port)
+        return HTTPServer(address: address, role: .console, logger: logger, handler: routes.handle)
+    }
+
     /// Serves `/metrics` on `[metrics] listen` from the counters and the queue's own counts.
-    private func metricsServer(counters: DaemonCounters, queue: OfflineQueue) throws -> MetricsServer {
+    private func metricsServer(counters: DaemonCounters, queue: OfflineQueue) throws -> HTTPServer {
         let name = configuration.gateway.name
         let started = Date()
         guard let address = ListenAddress(configuration.metrics.listen) else {
@@ -145,17 +166,19 @@ package struct Gateway {
                         "anyone on the network can read strap addresses and sample counts; listen on 127.0.0.1 and scrape through an SSH tunnel or an authenticating reverse proxy",
                 ])
         }
-        return MetricsServer(address: address, logger: logger) {
-            do {
-                let stats = try await queue.stats()
-                let report = counters.read {
-                    $0.report(name: name, startedAt: started, refreshSeconds: 0, clockSynchronized: CaptureClock.isSynchronized)
+        return HTTPServer(
+            address: address, role: .metrics, logger: logger,
+            handler: MetricsRoutes.handler {
+                do {
+                    let stats = try await queue.stats()
+                    let report = counters.read {
+                        $0.report(name: name, startedAt: started, refreshSeconds: 0, clockSynchronized: CaptureClock.isSynchronized)
+                    }
+                    return counters.metrics.render(report: report, queue: stats, disk: DiskSpace(of: stateDirectory))
+                } catch {
+                    return "# edge-gateway: the queue could not be read: \(error)\n"
                 }
-                return counters.metrics.render(report: report, queue: stats, disk: DiskSpace(of: stateDirectory))
-            } catch {
-                return "# edge-gateway: the queue could not be read: \(error)\n"
-            }
-        }
+            })
     }
 
     /// Tells systemd the daemon is up (the first call), what it is doing, and that it is alive.

@@ -66,7 +66,7 @@ struct ConfigurationCommandTests {
         #expect(lines.contains("resolution = \"5m\""))
         #expect(lines.contains("listen = \"127.0.0.1:9464\""))
         #expect(lines.contains("timeout_s = 60"))
-        #expect(lines.filter { $0.hasPrefix("[") } == ["[gateway]", "[bluetooth]", "[queue]", "[uplink]", "[metrics]"])
+        #expect(lines.filter { $0.hasPrefix("[") } == ["[gateway]", "[bluetooth]", "[queue]", "[uplink]", "[metrics]", "[web]"])
     }
 
     @Test("state directory: --state-dir beats EDGE_GATEWAY_STATE_DIR beats [gateway] state_dir")

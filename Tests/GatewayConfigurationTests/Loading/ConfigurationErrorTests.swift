@@ -7,7 +7,7 @@ import Testing
 @Suite("Configuration: bad files")
 struct ConfigurationErrorTests {
     static let path = "/cfg/gateway.toml"
-    static let sections = "the sections are [gateway], [bluetooth], [queue], [uplink], [metrics]"
+    static let sections = "the sections are [gateway], [bluetooth], [queue], [uplink], [metrics], [web]"
     static let adapters = "\"all\" or BlueZ adapter names hciN separated by commas, such as \"hci0, hci1\""
     static let adapter = "expected \"\" or one BlueZ adapter name hciN (the key of versions before `adapters`)"
 
@@ -98,6 +98,11 @@ struct ConfigurationErrorTests {
             text: "[bluetooth]\nmax_parallel_connects_by_adapter = \"hci0=9\"\n", code: .invalidValue,
             message:
                 "/cfg/gateway.toml: [bluetooth] max_parallel_connects_by_adapter = \"hci0=9\" is not allowed (\"hci0=9\" is not hciN=count); expected \"\" or hciN=count pairs separated by commas, such as \"hci0=1, hci1=4\" (counts from 1 to 8)"
+        ),
+        Case(
+            text: "[web]\nlisten = \"0.0.0.0:8080\"\n", code: .invalidValue,
+            message:
+                "/cfg/gateway.toml: [web] listen = \"0.0.0.0:8080\" is not allowed (the console shows heart rates and is served without TLS or a password, so only on this machine); expected \"\" (off) or a loopback host:port, such as 127.0.0.1:8080 (from another machine, through an SSH tunnel: ssh -L 8080:127.0.0.1:8080 BOX)"
         ),
         Case(
             text: "[uplink]\nbase_url = \"http://jhe.example.org\"\n", code: .invalidValue,

@@ -51,6 +51,9 @@ struct ConfigurationParsingTests {
 
         [metrics]
         listen = "127.0.0.1:9464"
+
+        [web]
+        listen = "127.0.0.1:8080"
         """
     }
 
@@ -93,6 +96,7 @@ struct ConfigurationParsingTests {
         expected.uplink.caFile = caFile
         expected.uplink.timeout = .seconds(20)
         expected.metrics.listen = "127.0.0.1:9464"
+        expected.web.listen = "127.0.0.1:8080"
         #expect(try ConfigurationLoader.load(text: text, path: Self.path, environment: [:]) == expected)
     }
 

@@ -12,10 +12,17 @@ import Uplink
 /// `/metrics` served over real HTTP on loopback.
 @Suite("Operations: metrics endpoint")
 struct MetricsServerTests {
+    /// The server `edge-gateway run` makes for `[metrics] listen`, with `render`'s text.
+    static func metricsServer(
+        address: ListenAddress, logger: Logger = Logger(label: "edge-gateway.metrics"), render: @escaping @Sendable () async -> String
+    ) -> HTTPServer {
+        HTTPServer(address: address, role: .metrics, logger: logger, handler: MetricsRoutes.handler(render: render))
+    }
+
     @Test("serves the closure's text at GET /metrics on a port chosen by the kernel, 404 elsewhere, and stops with its service group")
     func servesOverLoopback() async throws {
         let counter = Counter()
-        let server = MetricsServer(
+        let server = Self.metricsServer(
             address: ListenAddress(host: "127.0.0.1", port: 0), logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
         ) {
             "# HELP edge_gateway_test A test.\n# TYPE edge_gateway_test counter\nedge_gateway_test \(await counter.next())\n"
@@ -38,10 +45,10 @@ struct MetricsServerTests {
 
     @Test("a port already in use ends the server with an error and no bound port")
     func portInUse() async throws {
-        let first = MetricsServer(address: ListenAddress(host: "127.0.0.1", port: 0)) { "" }
+        let first = Self.metricsServer(address: ListenAddress(host: "127.0.0.1", port: 0)) { "" }
         let running = Task { try await first.run() }
         let port = try #require(await first.port)
-        let second = MetricsServer(address: ListenAddress(host: "127.0.0.1", port: port)) { "" }
+        let second = Self.metricsServer(address: ListenAddress(host: "127.0.0.1", port: port)) { "" }
         await #expect(throws: (any Error).self) { try await second.run() }
         #expect(await second.port == nil)
         running.cancel()
@@ -50,7 +57,7 @@ struct MetricsServerTests {
 
     @Test("a request that is not GET /metrics over HTTP/1.x gets 405, 400 or 404, and the server keeps serving")
     func oddRequests() async throws {
-        let server = MetricsServer(address: ListenAddress(host: "127.0.0.1", port: 0)) { "edge_gateway_up 1\n" }
+        let server = Self.metricsServer(address: ListenAddress(host: "127.0.0.1", port: 0)) { "edge_gateway_up 1\n" }
         let running = Task { try await server.run() }
         let port = try #require(await server.port)
         #expect(try await Self.exchange("POST /metrics HTTP/1.1\r\nHost: x\r\n\r\n", port: port).hasPrefix("HTTP/1.1 405 "))
@@ -72,7 +79,7 @@ struct MetricsServerTests {
         getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
         let clients = Int(min(1000, max(0, Int(limit.rlim_cur) - 200)))
         try #require(clients >= 500, "RLIMIT_NOFILE \(limit.rlim_cur) is too low for this test")
-        let server = MetricsServer(address: ListenAddress(host: "127.0.0.1", port: 0)) { "edge_gateway_up 1\n" }
+        let server = Self.metricsServer(address: ListenAddress(host: "127.0.0.1", port: 0)) { "edge_gateway_up 1\n" }
         let running = Task { try await server.run() }
         let port = try #require(await server.port)
         let idle = try (0 ..< clients).map { _ in try loopbackConnection(to: UInt16(port)) }

@@ -2,16 +2,16 @@ import GatewayConfiguration
 import Glibc
 import OutputFormats
 
-/// The metrics server's listening socket: bound and listening at init, non-blocking (the
-/// Dispatch source says when a connection waits), closed by `close`.
-struct MetricsListener: Sendable {
+/// An HTTP server's listening socket: bound and listening at init, non-blocking (the Dispatch
+/// source says when a connection waits), closed by `close`.
+struct HTTPListener: Sendable {
     /// The listening socket.
     let descriptor: Int32
     /// The port bound, which the kernel chose when the address asked for 0.
     let port: Int
 
-    /// Binds the first address `address.host` resolves to.
-    init(_ address: ListenAddress) throws(MetricsListenError) {
+    /// Binds the first address `address.host` resolves to, for `role`'s server.
+    init(_ address: ListenAddress, for role: HTTPServer.Role) throws(HTTPListenError) {
         let endpoint = "\(address.host.contains(":") ? "[\(address.host)]" : address.host):\(address.port)"
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
@@ -20,23 +20,26 @@ struct MetricsListener: Sendable {
         var found: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(address.host, String(address.port), &hints, &found)
         guard status == 0, let first = found else {
-            throw MetricsListenError(
-                message: "cannot listen for metrics on \(endpoint): the host does not resolve (\(String(cString: gai_strerror(status)))); fix [metrics] listen")
+            throw HTTPListenError(
+                code: role.code,
+                message: "cannot listen for \(role.name) on \(endpoint): the host does not resolve (\(String(cString: gai_strerror(status)))); fix \(role.key)")
         }
         defer { freeaddrinfo(found) }
         let socket = Glibc.socket(first.pointee.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard socket >= 0 else {
-            throw MetricsListenError(
-                message: "cannot listen for metrics on \(endpoint): \(String(cString: strerror(errno))); the process is out of descriptors")
+            throw HTTPListenError(
+                code: role.code,
+                message: "cannot listen for \(role.name) on \(endpoint): \(String(cString: strerror(errno))); the process is out of descriptors")
         }
         var on: Int32 = 1
         setsockopt(socket, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
         guard bind(socket, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0, listen(socket, 64) == 0 else {
             let reason = String(cString: strerror(errno))
             Glibc.close(socket)
-            throw MetricsListenError(
+            throw HTTPListenError(
+                code: role.code,
                 message:
-                    "cannot listen for metrics on \(endpoint): \(reason); another process may hold the port: choose another [metrics] listen, or stop that process"
+                    "cannot listen for \(role.name) on \(endpoint): \(reason); another process may hold the port: choose another \(role.key), or stop that process"
             )
         }
         descriptor = socket
@@ -70,13 +73,16 @@ struct MetricsListener: Sendable {
     }
 }
 
-/// The metrics server could not listen where `[metrics] listen` says.
-struct MetricsListenError: CodedError, Sendable {
-    /// The one code.
-    enum Code: String { case listenFailed = "metrics.listen-failed" }
+/// A server could not listen where its `listen` key says.
+struct HTTPListenError: CodedError, Sendable {
+    /// One per server.
+    enum Code: String, Sendable {
+        case metricsListenFailed = "metrics.listen-failed"
+        case consoleListenFailed = "web.listen-failed"
+    }
 
-    /// Always `metrics.listen-failed`.
-    let code = Code.listenFailed
+    /// Which server's address failed.
+    let code: Code
     /// What failed, on which address, and what to do.
     let message: String
 }

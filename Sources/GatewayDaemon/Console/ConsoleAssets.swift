@@ -1,0 +1,238 @@
+/// The console's page, style and script, served from the binary (no CDN, no file to install).
+/// The chart is drawn by the script as SVG: a charting library would add a dependency and a
+/// file to serve for one line per strap.
+enum ConsoleAssets {
+    static let page = """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>edge-gateway</title>
+        <link rel="icon" href="data:,">
+        <link rel="stylesheet" href="/console.css">
+        <script src="/console.js" defer></script>
+        </head>
+        <body>
+        <header>
+        <h1><span id="gateway-name">edge-gateway</span></h1>
+        <p id="link" role="status">connecting…</p>
+        </header>
+        <main>
+        <section aria-labelledby="alerts-title">
+        <h2 id="alerts-title">Alerts</h2>
+        <ul id="alerts" aria-live="polite"><li class="ok">none</li></ul>
+        </section>
+        <section aria-labelledby="straps-title">
+        <h2 id="straps-title">Straps</h2>
+        <div class="scroll"><table id="straps">
+        <thead><tr><th scope="col">Strap</th><th scope="col">Patient</th><th scope="col">Adapter</th><th scope="col">State</th><th scope="col">Heart rate</th><th scope="col">Last 10 minutes</th><th scope="col">Battery</th><th scope="col">Last sample</th></tr></thead>
+        <tbody></tbody>
+        </table></div>
+        </section>
+        <section aria-labelledby="adapters-title">
+        <h2 id="adapters-title">Adapters</h2>
+        <div class="scroll"><table id="adapters">
+        <thead><tr><th scope="col">Adapter</th><th scope="col">Address</th><th scope="col">Powered</th><th scope="col">Slots used</th><th scope="col">Slots free</th><th scope="col">Straps</th></tr></thead>
+        <tbody></tbody>
+        </table></div>
+        </section>
+        <section aria-labelledby="queue-title">
+        <h2 id="queue-title">Queue</h2>
+        <dl id="queue"></dl>
+        </section>
+        <section aria-labelledby="uplink-title">
+        <h2 id="uplink-title">Uplink</h2>
+        <dl id="uplink"></dl>
+        </section>
+        </main>
+        </body>
+        </html>
+        """
+
+    static let style = """
+        :root { --ink: #1a1a1a; --muted: #4a4a4a; --line: #c8c8c8; --bad: #a40000; --warn: #7a4a00; --good: #1d5e20; }
+        * { box-sizing: border-box; }
+        body { margin: 0; font: 16px/1.4 system-ui, sans-serif; color: var(--ink); background: #fff; }
+        header { display: flex; flex-wrap: wrap; align-items: baseline; gap: 1rem; padding: 0.5rem 1rem; border-bottom: 1px solid var(--line); }
+        h1 { font-size: 1.3rem; margin: 0; }
+        h2 { font-size: 1.1rem; margin: 1rem 0 0.4rem; }
+        main { padding: 0 1rem 2rem; }
+        #link.live { color: var(--good); }
+        #link.lost { color: var(--bad); font-weight: bold; }
+        #alerts { list-style: none; padding: 0; margin: 0; }
+        #alerts li { padding: 0.3rem 0.6rem; margin: 0.2rem 0; border-left: 4px solid var(--bad); background: #fbeaea; }
+        #alerts li.ok { border-left-color: var(--good); background: #eaf4ea; }
+        .scroll { overflow-x: auto; }
+        table { border-collapse: collapse; width: 100%; }
+        th, td { text-align: left; padding: 0.3rem 0.5rem; border-bottom: 1px solid var(--line); vertical-align: middle; }
+        th { color: var(--muted); font-weight: 600; }
+        td.bpm { font-size: 1.6rem; font-variant-numeric: tabular-nums; font-weight: 700; }
+        td .detail { display: block; color: var(--muted); font-size: 0.85rem; }
+        .state-subscribed { color: var(--good); }
+        .state-other { color: var(--warn); }
+        svg.chart { width: 12rem; height: 2.5rem; display: block; }
+        svg.chart polyline { fill: none; stroke: #b00020; stroke-width: 2; vector-effect: non-scaling-stroke; }
+        dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.2rem 1rem; margin: 0; }
+        dt { color: var(--muted); }
+        dd { margin: 0; }
+        @media (max-width: 40rem) {
+          body { font-size: 15px; }
+          table thead { position: absolute; left: -10000px; }
+          table tr { display: grid; grid-template-columns: 1fr 1fr; gap: 0.1rem 0.8rem; padding: 0.5rem 0; border-bottom: 1px solid var(--line); }
+          table td { border: none; padding: 0.1rem 0; }
+          table td::before { content: attr(data-label); display: block; color: var(--muted); font-size: 0.8rem; }
+          svg.chart { width: 100%; }
+        }
+        """
+
+    static let script = """
+        "use strict";
+        // The console: one EventSource on /api/events, each event a snapshot of the daemon. Every value
+        // is written with textContent, never as HTML, so names, patient ids and server errors cannot
+        // inject markup. The heart-rate chart is drawn here as SVG from the samples seen since the page
+        // opened, up to the last 10 minutes.
+        const WINDOW_MS = 10 * 60 * 1000;
+        const SILENT_MS = 30 * 1000;
+        const history = new Map();
+        const SVG = "http://www.w3.org/2000/svg";
+
+        function el(tag, text, className) {
+          const node = document.createElement(tag);
+          if (text !== undefined && text !== null) node.textContent = String(text);
+          if (className) node.className = className;
+          return node;
+        }
+
+        function age(iso, now) {
+          if (!iso) return "never";
+          const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+          if (seconds < 120) return seconds + " s ago";
+          if (seconds < 7200) return Math.round(seconds / 60) + " min ago";
+          return Math.round(seconds / 3600) + " h ago";
+        }
+
+        function record(sensor, now) {
+          let points = history.get(sensor.address);
+          if (!points) { points = []; history.set(sensor.address, points); }
+          if (sensor.bpm != null && sensor.lastSampleAt) {
+            const at = Date.parse(sensor.lastSampleAt);
+            if (!points.length || points[points.length - 1][0] !== at) points.push([at, sensor.bpm]);
+          }
+          while (points.length && points[0][0] < now - WINDOW_MS) points.shift();
+          return points;
+        }
+
+        function chart(points, now) {
+          const svg = document.createElementNS(SVG, "svg");
+          svg.setAttribute("class", "chart");
+          svg.setAttribute("viewBox", "0 0 600 100");
+          svg.setAttribute("preserveAspectRatio", "none");
+          svg.setAttribute("role", "img");
+          const bpms = points.map((p) => p[1]);
+          svg.setAttribute("aria-label", points.length
+            ? "heart rate over the last 10 minutes, " + Math.min(...bpms) + " to " + Math.max(...bpms) + " bpm"
+            : "no heart rate yet");
+          const line = document.createElementNS(SVG, "polyline");
+          const low = 30, high = 210;
+          line.setAttribute("points", points.map(([at, bpm]) => {
+            const x = 600 - (now - at) / WINDOW_MS * 600;
+            const y = 100 - (Math.min(high, Math.max(low, bpm)) - low) / (high - low) * 100;
+            return x.toFixed(1) + "," + y.toFixed(1);
+          }).join(" "));
+          svg.appendChild(line);
+          return svg;
+        }
+
+        function alerts(snapshot, now) {
+          const report = snapshot.report, list = [];
+          for (const sensor of report.sensors) {
+            const last = sensor.lastSampleAt ? Date.parse(sensor.lastSampleAt) : null;
+            if (last === null || now - last > SILENT_MS) {
+              list.push("Strap " + (sensor.alias || sensor.address) + " silent: last sample " + age(sensor.lastSampleAt, now) + " (" + sensor.stateDetail + ")");
+            }
+          }
+          const uplink = report.uplink;
+          if (uplink.reenrolmentRequired) list.push("Re-enrolment required: " + uplink.reenrolmentRequired + " — run edge-gateway enroll with a new invitation link");
+          if (uplink.currentError) list.push("Uploads failing since " + age(uplink.failingSince, now) + ": " + uplink.currentError);
+          if (report.samplesAwaitingClock > 0) list.push("Clock not synchronised: " + report.samplesAwaitingClock + " samples held until it is");
+          else if (!report.clockSynchronized) list.push("Clock not synchronised (check NTP: timedatectl)");
+          if (report.storageFault) list.push("The queue cannot write to its disk: " + report.storageFault);
+          if (snapshot.disk && (snapshot.disk.readOnly || snapshot.disk.freeBytes < 256 * 1024 * 1024)) {
+            list.push("Disk nearly full or read-only: " + Math.round(snapshot.disk.freeBytes / 1048576) + " MB free");
+          }
+          return list;
+        }
+
+        // Each cell carries its column's name, which a phone's layout shows beside it (cards, not columns).
+        function labelCells(row, table) {
+          const names = [...document.querySelectorAll(table + " thead th")].map((th) => th.textContent);
+          [...row.children].forEach((cell, index) => { cell.dataset.label = names[index]; });
+        }
+
+        function render(snapshot) {
+          const now = Date.now(), report = snapshot.report;
+          document.getElementById("gateway-name").textContent = report.gatewayName;
+          document.title = report.gatewayName + " — edge-gateway";
+
+          const alertList = document.getElementById("alerts");
+          const found = alerts(snapshot, now);
+          alertList.replaceChildren(...(found.length ? found.map((text) => el("li", text)) : [el("li", "none", "ok")]));
+
+          const straps = document.querySelector("#straps tbody");
+          straps.replaceChildren(...report.sensors.map((sensor) => {
+            const row = el("tr");
+            row.dataset.address = sensor.address;
+            row.dataset.state = sensor.state;
+            row.dataset.lastSample = sensor.lastSampleAt || "";
+            const name = el("td", sensor.alias || sensor.address);
+            if (sensor.alias) name.appendChild(el("span", sensor.address, "detail"));
+            const state = el("td", sensor.state, sensor.state === "subscribed" ? "state-subscribed" : "state-other");
+            if (sensor.stateDetail !== sensor.state) state.appendChild(el("span", sensor.stateDetail, "detail"));
+            const chartCell = el("td");
+            chartCell.appendChild(chart(record(sensor, now), now));
+            row.append(name, el("td", sensor.patientID || "—"), el("td", sensor.adapter || "—"), state,
+              el("td", sensor.bpm == null ? "—" : sensor.bpm, "bpm"), chartCell,
+              el("td", sensor.batteryPercent == null ? "—" : sensor.batteryPercent + " %"), el("td", age(sensor.lastSampleAt, now)));
+            labelCells(row, "#straps");
+            return row;
+          }));
+
+          const adapters = document.querySelector("#adapters tbody");
+          adapters.replaceChildren(...report.adapters.map((adapter) => {
+            const row = el("tr");
+            row.append(el("td", adapter.name), el("td", adapter.address || "—"), el("td", adapter.powered ? "yes" : "no"),
+              el("td", adapter.straps.length + " of " + adapter.slots), el("td", Math.max(0, adapter.slots - adapter.straps.length)),
+              el("td", adapter.straps.join(", ") || "—"));
+            labelCells(row, "#adapters");
+            return row;
+          }));
+
+          const pairs = (id, entries) => document.getElementById(id).replaceChildren(...entries.flatMap(([term, value]) => [el("dt", term), el("dd", value)]));
+          const queue = snapshot.queue;
+          pairs("queue", queue ? [["pending", queue.pending], ["leased", queue.leased], ["dead letters", queue.dead],
+            ["held for the clock", report.samplesAwaitingClock], ["evicted", queue.evicted],
+            ["oldest pending", queue.pending ? queue.oldestPendingAgeSeconds + " s" : "—"]] : [["queue", "cannot be read"]]);
+          const uplink = report.uplink;
+          pairs("uplink", [["server", uplink.server || "not enrolled"], ["last success", age(uplink.lastSuccessAt, now)],
+            ["current error", uplink.currentError ? uplink.currentError + " (since " + age(uplink.failingSince, now) + ")" : "none"],
+            ["token expires", uplink.tokenExpiresAt || "—"], ["re-enrolment", uplink.reenrolmentRequired || "not required"]]);
+        }
+
+        function connect() {
+          const link = document.getElementById("link");
+          const source = new EventSource("/api/events");
+          source.addEventListener("status", (event) => {
+            link.textContent = "live";
+            link.className = "live";
+            render(JSON.parse(event.data));
+          });
+          source.onerror = () => {
+            link.textContent = "connection to the gateway lost; retrying…";
+            link.className = "lost";
+          };
+        }
+
+        connect();
+        """
+}

@@ -1,0 +1,128 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import GatewayConfiguration
+import GatewayStatus
+import OfflineQueue
+import OutputFormats
+import ProcessThreads
+
+/// What the console server answers on `[web] listen`: the page and its script and style (all
+/// from the binary: no CDN), `GET /api/status` (one snapshot as JSON) and `GET /api/events`
+/// (a snapshot every second as server-sent events, for as long as the page is open: with no
+/// page open the daemon does no work for the console).
+///
+/// The console is served on loopback only, without a password; a request whose `Host` is not
+/// this machine's is refused, so a web page elsewhere cannot reach it through DNS rebinding.
+struct ConsoleRoutes: Sendable {
+    /// One snapshot: the daemon's report, the queue's counts and the state disk, as JSON.
+    let snapshot: @Sendable () async -> [UInt8]
+    /// The port the server listens on (the `Host` check).
+    let port: Int
+    /// Between two events of a stream.
+    var interval: Duration = .seconds(1)
+
+    /// Every reply carries these: the page's scripts and styles come only from the box.
+    static let securityHeaders: [(name: String, value: String)] = [
+        (
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+        ),
+        ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"), ("X-Frame-Options", "DENY"),
+    ]
+
+    func handle(_ request: HTTPRequest) async -> HTTPReply {
+        guard Self.hostIsLocal(request.header("Host"), port: port) else {
+            return .text(421, "Misdirected Request", "the console answers only requests to this machine (127.0.0.1, localhost, [::1])\n")
+        }
+        var reply = await route(request)
+        reply.headers += Self.securityHeaders
+        return reply
+    }
+
+    private func route(_ request: HTTPRequest) async -> HTTPReply {
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return .text(405, "Method Not Allowed", "the console answers GET\n", headers: [("Allow", "GET, HEAD")])
+        }
+        switch request.path {
+        case "/": return Self.asset(ConsoleAssets.page, type: "text/html; charset=utf-8")
+        case "/console.js": return Self.asset(ConsoleAssets.script, type: "text/javascript; charset=utf-8")
+        case "/console.css": return Self.asset(ConsoleAssets.style, type: "text/css; charset=utf-8")
+        case "/api/status":
+            return HTTPReply(
+                status: 200, reason: "OK", headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")], body: await snapshot())
+        case "/api/events":
+            return .eventStream(events())
+        default:
+            return .text(404, "Not Found", "no such page on the console\n")
+        }
+    }
+
+    /// A snapshot at once, then one every `interval`, until the client goes (the stream's
+    /// consumer is cancelled) and the producing task ends with it.
+    private func events() -> AsyncStream<[UInt8]> {
+        let (stream, continuation) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .bufferingNewest(2))
+        let producer = Task { [snapshot, interval] in
+            while !Task.isCancelled {
+                continuation.yield(Array("event: status\ndata: ".utf8) + (await snapshot()) + Array("\n\n".utf8))
+                try? await ProcessExecutor.sleep(for: interval)
+            }
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in producer.cancel() }
+        return stream
+    }
+
+    private static func asset(_ text: String, type: String) -> HTTPReply {
+        HTTPReply(status: 200, reason: "OK", headers: [("Content-Type", type), ("Cache-Control", "no-cache")], body: Array(text.utf8))
+    }
+
+    /// Whether `host` names this machine: 127.0.0.1, localhost or [::1], with the server's port
+    /// or none.
+    static func hostIsLocal(_ host: String?, port: Int) -> Bool {
+        guard let host else { return false }
+        for name in ["127.0.0.1", "localhost", "[::1]"] where host == name || host == "\(name):\(port)" { return true }
+        return false
+    }
+
+    /// The snapshot's JSON: `{"disk":…,"queue":…,"report":…}`, the report as `status.json`
+    /// holds it.
+    static func snapshotJSON(report: GatewayStatusReport, queue: QueueStats?, disk: DiskSpace?) -> [UInt8] {
+        var json = JSONWriter(capacity: 256)
+        json.beginObject()
+        if let disk {
+            json.key("disk")
+            json.beginObject()
+            json.key("freeBytes")
+            json.integer(disk.freeBytes)
+            json.key("readOnly")
+            json.boolean(disk.readOnly)
+            json.key("totalBytes")
+            json.integer(disk.totalBytes)
+            json.endObject()
+        }
+        if let queue {
+            json.key("queue")
+            json.beginObject()
+            json.key("databaseBytes")
+            json.integer(queue.databaseBytes)
+            json.key("dead")
+            json.integer(queue.dead)
+            json.key("evicted")
+            json.integer(queue.evicted)
+            json.key("leased")
+            json.integer(queue.leased)
+            json.key("oldestPendingAgeSeconds")
+            json.integer((queue.oldestPendingAgeNanoseconds ?? 0) / 1_000_000_000)
+            json.key("pending")
+            json.integer(queue.pending)
+            json.endObject()
+        }
+        json.key("report")
+        json.raw(String(decoding: report.jsonBytes, as: UTF8.self))
+        json.endObject()
+        return json.bytes
+    }
+}

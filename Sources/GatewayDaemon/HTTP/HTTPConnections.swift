@@ -1,0 +1,207 @@
+import Dispatch
+import Glibc
+import Logging
+
+/// One HTTP server's open connections, each served on its own as its bytes arrive, so a client
+/// that connects and sends nothing (or trickles) holds no other request up.
+///
+/// Non-blocking sockets with Dispatch read and write sources on the server's one serial queue:
+/// every method runs there. A request must arrive whole within 5 s of the connection, and a
+/// whole reply leave within 10 s; an event stream lasts while its client reads it, and ends when
+/// the client stops reading for 10 s or 1 MiB waits unsent. At most 64 connections are open, a
+/// new one beyond that ending the one that has been waiting longest for its request. The
+/// deadline sweep runs only while connections are open, so an idle server wakes nobody.
+final class HTTPConnections: @unchecked Sendable {
+    static let capacity = 64
+    static let requestDeadline = DispatchTimeInterval.seconds(5)
+    static let replyDeadline = DispatchTimeInterval.seconds(10)
+    static let maximumUnsent = 1 << 20
+
+    private struct Connection {
+        let reader: DispatchSourceRead
+        let opened: DispatchTime
+        var received: [UInt8] = []
+        /// Set once the request is whole: reading stops (the source is suspended), except on
+        /// an event stream, where it goes on only to see the client go.
+        var answering = false
+        var readerSuspended = false
+        /// The event stream's consumer, for a streaming reply.
+        var stream: Task<Void, Never>?
+        var writer: DispatchSourceWrite?
+        var unsent: ArraySlice<UInt8> = []
+        /// When the unsent bytes began waiting (the client stopped reading).
+        var stalledSince: DispatchTime?
+        /// Ends the connection once `unsent` is sent (false while a stream goes on).
+        var closeWhenSent = true
+    }
+
+    private let queue: DispatchQueue
+    private let logger: Logger
+    private let maximumBody: Int
+    private let handler: @Sendable (HTTPRequest) async -> HTTPReply
+    private var open: [Int32: Connection] = [:]
+    private var sweep: DispatchSourceTimer?
+
+    init(queue: DispatchQueue, logger: Logger, maximumBody: Int, handler: @escaping @Sendable (HTTPRequest) async -> HTTPReply) {
+        self.queue = queue
+        self.logger = logger
+        self.maximumBody = maximumBody
+        self.handler = handler
+    }
+
+    /// Takes an accepted connection.
+    func add(_ descriptor: Int32) {
+        if open.count >= Self.capacity {
+            let waiting = open.filter { !$0.value.answering }
+            guard let oldest = waiting.min(by: { $0.value.opened < $1.value.opened })?.key else {
+                close(descriptor)
+                return
+            }
+            logger.debug("connections at their limit: ending the longest-waiting one", metadata: ["limit": "\(Self.capacity)"])
+            end(oldest)
+        }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        let reader = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
+        reader.setEventHandler { [unowned self] in readable(descriptor) }
+        reader.setCancelHandler { close(descriptor) }
+        open[descriptor] = Connection(reader: reader, opened: .now())
+        reader.resume()
+        if sweep == nil { startSweep() }
+    }
+
+    /// Ends every connection (the server stops).
+    func endAll() {
+        for descriptor in open.keys { end(descriptor) }
+    }
+
+    private func readable(_ descriptor: Int32) {
+        guard var connection = open[descriptor] else { return }
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+        if count < 0 && (errno == EAGAIN || errno == EINTR) { return }
+        guard count > 0 else {
+            end(descriptor)
+            return
+        }
+        guard !connection.answering else { return }
+        connection.received += chunk[..<count]
+        let request: HTTPRequest
+        switch HTTPRequest.parse(connection.received, maximumBody: maximumBody) {
+        case .incomplete:
+            open[descriptor] = connection
+            return
+        case .refused(let reply):
+            connection.answering = true
+            connection.readerSuspended = true
+            connection.reader.suspend()
+            open[descriptor] = connection
+            send(reply.head() + reply.body, to: descriptor)
+            return
+        case .request(let parsed):
+            request = parsed
+        }
+        connection.answering = true
+        connection.received = []
+        connection.readerSuspended = true
+        connection.reader.suspend()
+        open[descriptor] = connection
+        let handler = handler
+        Task {
+            let reply = await handler(request)
+            queue.async { [self] in answer(descriptor, request, reply) }
+        }
+    }
+
+    private func answer(_ descriptor: Int32, _ request: HTTPRequest, _ reply: HTTPReply) {
+        guard var connection = open[descriptor] else { return }
+        guard let events = reply.events, request.method != "HEAD" else {
+            send(reply.head() + (request.method == "HEAD" ? [] : reply.body), to: descriptor)
+            return
+        }
+        connection.closeWhenSent = false
+        connection.readerSuspended = false
+        connection.reader.resume()
+        connection.stream = Task { [queue] in
+            for await event in events {
+                queue.async { [self] in send(event, to: descriptor) }
+            }
+            queue.async { [self] in
+                open[descriptor]?.closeWhenSent = true
+                send([], to: descriptor)
+            }
+        }
+        open[descriptor] = connection
+        send(reply.head(), to: descriptor)
+    }
+
+    /// Sends what the socket takes now and keeps the rest until it drains; ends the connection
+    /// once all is sent and nothing more is to come.
+    private func send(_ bytes: [UInt8], to descriptor: Int32) {
+        guard var connection = open[descriptor] else { return }
+        var unsent = connection.unsent + bytes
+        while !unsent.isEmpty {
+            let count = unsent.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            if count > 0 {
+                unsent = unsent.dropFirst(count)
+            } else if count < 0 && (errno == EAGAIN || errno == EINTR) {
+                break
+            } else {
+                logger.debug("a client went away before its reply was sent", metadata: ["errno": "\(errno)"])
+                end(descriptor)
+                return
+            }
+        }
+        if unsent.isEmpty && connection.closeWhenSent {
+            end(descriptor)
+            return
+        }
+        guard unsent.count <= Self.maximumUnsent else {
+            logger.debug("a client does not read its event stream: ending it", metadata: ["unsent": "\(unsent.count)"])
+            end(descriptor)
+            return
+        }
+        connection.stalledSince = unsent.isEmpty ? nil : (connection.stalledSince ?? .now())
+        connection.unsent = unsent
+        if unsent.isEmpty {
+            connection.writer?.cancel()
+            connection.writer = nil
+        } else if connection.writer == nil {
+            let writer = DispatchSource.makeWriteSource(fileDescriptor: descriptor, queue: queue)
+            writer.setEventHandler { [unowned self] in send([], to: descriptor) }
+            connection.writer = writer
+            writer.resume()
+        }
+        open[descriptor] = connection
+    }
+
+    private func end(_ descriptor: Int32) {
+        guard let connection = open.removeValue(forKey: descriptor) else { return }
+        connection.stream?.cancel()
+        connection.writer?.cancel()
+        connection.reader.cancel()
+        // A suspended source runs its cancel handler (which closes the socket) once resumed.
+        if connection.readerSuspended { connection.reader.resume() }
+        if open.isEmpty {
+            sweep?.cancel()
+            sweep = nil
+        }
+    }
+
+    private func startSweep() {
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + .seconds(1), repeating: .seconds(1), leeway: .milliseconds(250))
+        timer.setEventHandler { [unowned self] in
+            let now = DispatchTime.now()
+            for (descriptor, connection) in open {
+                if let stalled = connection.stalledSince, stalled + Self.replyDeadline < now {
+                    end(descriptor)
+                } else if connection.stream == nil {
+                    let deadline = connection.opened + (connection.answering ? Self.replyDeadline : Self.requestDeadline)
+                    if deadline < now { end(descriptor) }
+                }
+            }
+        }
+        sweep = timer
+        timer.resume()
+    }
+}

@@ -1,0 +1,118 @@
+@testable import GatewayConfiguration
+@testable import GatewayDaemon
+import GatewayTestSupport
+import Glibc
+import Logging
+import PipelineTestSupport
+import Synchronization
+import Testing
+
+/// The console served over real HTTP on loopback: its routes and headers, the `Host` check, and
+/// event streams that last only as long as their clients.
+@Suite("Console: the server")
+struct ConsoleServerTests {
+    /// Counts the snapshots made, each `size` bytes of JSON.
+    final class Snapshots: Sendable {
+        private let made = Mutex(0)
+        let size: Int
+
+        init(size: Int = 16) { self.size = size }
+
+        var count: Int { made.withLock { $0 } }
+
+        func make() -> [UInt8] {
+            made.withLock { $0 += 1 }
+            return Array("\"".utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: max(0, size - 2)) + Array("\"".utf8)
+        }
+    }
+
+    /// A console server on a port the kernel picks; its routes know the port once it is bound.
+    static func start(_ snapshots: Snapshots, interval: Duration = .milliseconds(20)) async throws -> (
+        port: Int, running: Task<Void, any Error>
+    ) {
+        let routes = Mutex<ConsoleRoutes?>(nil)
+        let server = HTTPServer(
+            address: ListenAddress(host: "127.0.0.1", port: 0), role: .console,
+            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+        ) { request in
+            await routes.withLock { $0 }!.handle(request)
+        }
+        let running = Task { try await server.run() }
+        let port = try #require(await server.port)
+        routes.withLock { $0 = ConsoleRoutes(snapshot: { snapshots.make() }, port: port, interval: interval) }
+        return (port, running)
+    }
+
+    @Test("the page, its script and style, and /api/status with the security headers; other methods, paths and hosts refused")
+    func routes() async throws {
+        let snapshots = Snapshots()
+        let (port, running) = try await Self.start(snapshots)
+        defer { running.cancel() }
+        let page = try await MetricsServerTests.exchange("GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n", port: port)
+        #expect(page.hasPrefix("HTTP/1.1 200 ") && page.contains("Content-Type: text/html; charset=utf-8\r\n"))
+        #expect(page.contains("Content-Security-Policy: default-src 'self';") && page.contains("X-Content-Type-Options: nosniff\r\n"))
+        #expect(page.contains("<script src=\"/console.js\" defer></script>"))
+        for (path, type) in [("/console.js", "text/javascript"), ("/console.css", "text/css"), ("/api/status", "application/json")] {
+            let reply = try await MetricsServerTests.exchange("GET \(path) HTTP/1.1\r\nHost: localhost\r\n\r\n", port: port)
+            #expect(reply.hasPrefix("HTTP/1.1 200 ") && reply.contains("Content-Type: \(type)"), "\(path): \(reply.prefix(200))")
+        }
+        let status = try await MetricsServerTests.exchange("GET /api/status HTTP/1.1\r\nHost: [::1]:\(port)\r\n\r\n", port: port)
+        #expect(status.hasSuffix("\r\n\r\n\"xxxxxxxxxxxxxx\""))
+        let rebound = try await MetricsServerTests.exchange("GET /api/status HTTP/1.1\r\nHost: attacker.example:\(port)\r\n\r\n", port: port)
+        #expect(rebound.hasPrefix("HTTP/1.1 421 ") && !rebound.contains("xxxx"), "a page elsewhere must not read the console by DNS rebinding")
+        #expect(try await MetricsServerTests.exchange("GET / HTTP/1.1\r\n\r\n", port: port).hasPrefix("HTTP/1.1 421 "), "no Host at all")
+        #expect(try await MetricsServerTests.exchange("POST / HTTP/1.1\r\nHost: localhost\r\n\r\n", port: port).hasPrefix("HTTP/1.1 405 "))
+        #expect(try await MetricsServerTests.exchange("GET /x HTTP/1.1\r\nHost: localhost\r\n\r\n", port: port).hasPrefix("HTTP/1.1 404 "))
+    }
+
+    @Test("an event stream sends a snapshot at once and one per interval, and its snapshots stop when the client goes")
+    func streamEndsWithItsClient() async throws {
+        let snapshots = Snapshots()
+        let (port, running) = try await Self.start(snapshots)
+        defer { running.cancel() }
+        let received = try await offThePool { () -> String in
+            let socket = try loopbackConnection(to: UInt16(port))
+            defer { close(socket) }
+            let request = "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n"
+            _ = Array(request.utf8).withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            var text = ""
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while text.components(separatedBy: "event: status\n").count <= 3 {
+                let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+                guard count > 0 else { break }
+                text += String(decoding: chunk[..<count], as: UTF8.self)
+            }
+            return text
+        }
+        #expect(received.hasPrefix("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"))
+        #expect(received.contains("event: status\ndata: \"xxxxxxxxxxxxxx\"\n\n"))
+        try await Self.waitForSnapshotsToStop(snapshots)
+    }
+
+    @Test("a client that stops reading its event stream is ended, and the console goes on serving others")
+    func stalledStreamIsEnded() async throws {
+        let snapshots = Snapshots(size: 256 << 10)
+        let (port, running) = try await Self.start(snapshots, interval: .milliseconds(5))
+        defer { running.cancel() }
+        let socket = try loopbackConnection(to: UInt16(port))
+        defer { close(socket) }
+        var small: Int32 = 4096
+        setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        let request = "GET /api/events HTTP/1.1\r\nHost: localhost\r\n\r\n"
+        _ = Array(request.utf8).withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        try await waitUntil { snapshots.count > 0 }
+        try await Self.waitForSnapshotsToStop(snapshots)
+        let page = try await MetricsServerTests.exchange("GET /console.css HTTP/1.1\r\nHost: localhost\r\n\r\n", port: port)
+        #expect(page.hasPrefix("HTTP/1.1 200 "))
+    }
+
+    /// Waits until no snapshot has been made for a whole second: the stream's producer ended.
+    static func waitForSnapshotsToStop(_ snapshots: Snapshots) async throws {
+        var last = (count: -1, at: ContinuousClock.now)
+        try await waitUntil(polling: .milliseconds(100)) {
+            let now = snapshots.count
+            if now != last.count { last = (now, .now) }
+            return last.at.duration(to: .now) > .seconds(1)
+        }
+    }
+}
