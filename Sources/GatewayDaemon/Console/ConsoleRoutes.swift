@@ -8,6 +8,7 @@ import GatewayStatus
 import OfflineQueue
 import OutputFormats
 import ProcessThreads
+import Synchronization
 
 /// What the console server answers on `[web] listen`: the page and its script and style (all
 /// from the binary: no CDN), `GET /api/status` (one snapshot as JSON) and `GET /api/events`
@@ -60,19 +61,17 @@ struct ConsoleRoutes: Sendable {
         }
     }
 
-    /// A snapshot at once, then one every `interval`, until the client goes (the stream's
-    /// consumer is cancelled) and the producing task ends with it.
+    /// A snapshot at once, then one every `interval`, made only as the connection asks for
+    /// the next: nothing runs for a reply never streamed (a HEAD, a client gone first), and the
+    /// stream ends when its consumer is cancelled (the client went), in the sleep.
     private func events() -> AsyncStream<[UInt8]> {
-        let (stream, continuation) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .bufferingNewest(2))
-        let producer = Task { [snapshot, interval] in
-            while !Task.isCancelled {
-                continuation.yield(Array("event: status\ndata: ".utf8) + (await snapshot()) + Array("\n\n".utf8))
-                try? await ProcessExecutor.sleep(for: interval)
+        let first = FirstCall()
+        return AsyncStream { [snapshot, interval] in
+            if !first.take() {
+                do { try await ProcessExecutor.sleep(for: interval) } catch { return nil }
             }
-            continuation.finish()
+            return Array("event: status\ndata: ".utf8) + (await snapshot()) + Array("\n\n".utf8)
         }
-        continuation.onTermination = { _ in producer.cancel() }
-        return stream
     }
 
     private static func asset(_ text: String, type: String) -> HTTPReply {
@@ -124,5 +123,14 @@ struct ConsoleRoutes: Sendable {
         json.raw(String(decoding: report.jsonBytes, as: UTF8.self))
         json.endObject()
         return json.bytes
+    }
+}
+
+/// True the first time only.
+private final class FirstCall: Sendable {
+    private let called = Atomic<Bool>(false)
+
+    func take() -> Bool {
+        !called.exchange(true, ordering: .relaxed)
     }
 }

@@ -63,6 +63,11 @@ struct ConsoleServerTests {
         #expect(try await MetricsServerTests.exchange("GET / HTTP/1.1\r\n\r\n", port: port).hasPrefix("HTTP/1.1 421 "), "no Host at all")
         #expect(try await MetricsServerTests.exchange("POST / HTTP/1.1\r\nHost: localhost\r\n\r\n", port: port).hasPrefix("HTTP/1.1 405 "))
         #expect(try await MetricsServerTests.exchange("GET /x HTTP/1.1\r\nHost: localhost\r\n\r\n", port: port).hasPrefix("HTTP/1.1 404 "))
+        let before = snapshots.count
+        let head = try await MetricsServerTests.exchange("HEAD /api/events HTTP/1.1\r\nHost: localhost\r\n\r\n", port: port)
+        #expect(head.hasPrefix("HTTP/1.1 200 ") && head.hasSuffix("\r\n\r\n"))
+        try await Self.waitForSnapshotsToStop(snapshots)
+        #expect(snapshots.count == before, "a stream never sent makes no snapshot")
     }
 
     @Test("an event stream sends a snapshot at once and one per interval, and its snapshots stop when the client goes")
