@@ -134,29 +134,20 @@ package struct Gateway {
 
     /// Serves the console on `[web] listen` (a loopback address: the configuration refuses others).
     private func consoleServer(counters: DaemonCounters, queue: OfflineQueue) throws -> HTTPServer {
-        let name = configuration.gateway.name
-        let started = Date()
-        guard let address = ListenAddress(configuration.web.listen) else {
-            throw ConfigurationError(.invalidValue, "[web] listen = \"\(configuration.web.listen)\" is not host:port")
-        }
+        let address = try Self.listenAddress(configuration.web.listen, key: "[web] listen")
+        let report = liveReport(counters)
         let directory = stateDirectory
         let routes = ConsoleRoutes(
             snapshot: {
-                let report = counters.read {
-                    $0.report(name: name, startedAt: started, refreshSeconds: 0, clockSynchronized: CaptureClock.isSynchronized)
-                }
-                return ConsoleRoutes.snapshotJSON(report: report, queue: try? await queue.stats(), disk: DiskSpace(of: directory))
+                ConsoleRoutes.snapshotJSON(report: report(), queue: try? await queue.stats(), disk: DiskSpace(of: directory))
             }, port: address.port)
         return HTTPServer(address: address, role: .console, logger: logger, handler: routes.handle)
     }
 
     /// Serves `/metrics` on `[metrics] listen` from the counters and the queue's own counts.
     private func metricsServer(counters: DaemonCounters, queue: OfflineQueue) throws -> HTTPServer {
-        let name = configuration.gateway.name
-        let started = Date()
-        guard let address = ListenAddress(configuration.metrics.listen) else {
-            throw ConfigurationError(.invalidValue, "[metrics] listen = \"\(configuration.metrics.listen)\" is not host:port")
-        }
+        let address = try Self.listenAddress(configuration.metrics.listen, key: "[metrics] listen")
+        let report = liveReport(counters)
         if !address.isLoopback {
             logger.warning(
                 "metrics are served beyond this machine, without authentication",
@@ -171,14 +162,26 @@ package struct Gateway {
             handler: MetricsRoutes.handler {
                 do {
                     let stats = try await queue.stats()
-                    let report = counters.read {
-                        $0.report(name: name, startedAt: started, refreshSeconds: 0, clockSynchronized: CaptureClock.isSynchronized)
-                    }
-                    return counters.metrics.render(report: report, queue: stats, disk: DiskSpace(of: stateDirectory))
+                    return counters.metrics.render(report: report(), queue: stats, disk: DiskSpace(of: stateDirectory))
                 } catch {
                     return "# edge-gateway: the queue could not be read: \(error)\n"
                 }
             })
+    }
+
+    /// The report as the counters make it now, for the servers that answer with it.
+    private func liveReport(_ counters: DaemonCounters) -> @Sendable () -> GatewayStatusReport {
+        let name = configuration.gateway.name
+        let started = Date()
+        return {
+            counters.read { $0.report(name: name, startedAt: started, refreshSeconds: 0, clockSynchronized: CaptureClock.isSynchronized) }
+        }
+    }
+
+    /// A server's `listen` value taken apart (the configuration checked it already).
+    private static func listenAddress(_ text: String, key: String) throws -> ListenAddress {
+        guard let address = ListenAddress(text) else { throw ConfigurationError(.invalidValue, "\(key) = \"\(text)\" is not host:port") }
+        return address
     }
 
     /// Tells systemd the daemon is up (the first call), what it is doing, and that it is alive.
