@@ -93,6 +93,16 @@ extension GatewayStatusReport.SensorStatus {
         }
         json.key("reconnects")
         json.integer(reconnects)
+        if let rrIntervalsMs {
+            json.key("rrIntervalsMs")
+            json.beginArray()
+            for interval in rrIntervalsMs { try? json.number(interval) }
+            json.endArray()
+        }
+        if let rssi {
+            json.key("rssi")
+            json.integer(rssi)
+        }
         json.key("samplesAccepted")
         json.integer(samplesAccepted)
         json.key("samplesDelivered")
@@ -103,6 +113,10 @@ extension GatewayStatusReport.SensorStatus {
         json.integer(samplesReceived)
         json.key("samplesRejected")
         json.integer(samplesRejected)
+        if let skinContact {
+            json.key("skinContact")
+            json.string(skinContact)
+        }
         json.key("state")
         json.string(state)
         json.key("stateDetail")

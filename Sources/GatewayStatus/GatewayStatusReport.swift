@@ -95,6 +95,16 @@ package struct GatewayStatusReport: Codable, Sendable, Equatable {
         package var bpm: Int?
         /// The strap's Battery Level, as last read; nil when it has none.
         package var batteryPercent: Int?
+        /// The last sample's skin contact (`detected`, `not-detected`, `not-supported`); nil
+        /// before the first one.
+        package var skinContact: String?
+        /// The last sample's RR intervals in milliseconds, oldest first (empty when its frame
+        /// carried none); nil before the first sample.
+        package var rrIntervalsMs: [Double]?
+        /// The signal strength in dBm at which the strap's adapter last saw it advertise, as
+        /// bluetoothd reports it (it updates only while discovering, so it is as of the strap's
+        /// placement); nil when unknown.
+        package var rssi: Int?
         /// Since the daemon started.
         package var samplesReceived: Int
         /// Samples made durable (committed to the queue, or held for the clock) since the daemon

@@ -26,12 +26,16 @@ struct StatusReportFileTests {
         func when() -> Date { date(&random) }
         func maybe() -> Bool { Bool.random(using: &random) }
         let sensors = (0 ..< Int.random(in: 0 ... 3, using: &random)).map { _ in
-            GatewayStatusReport.SensorStatus(
+            var sensor = GatewayStatusReport.SensorStatus(
                 address: text(), adapter: maybe() ? text() : nil, alias: maybe() ? text() : nil, patientID: maybe() ? text() : nil, state: text(),
                 stateDetail: text(), lastSampleAt: maybe() ? when() : nil, bpm: maybe() ? count() % 300 : nil,
                 batteryPercent: maybe() ? count() % 101 : nil, samplesReceived: count(), samplesAccepted: count(),
                 samplesDelivered: count(), samplesDuplicate: count(), samplesRejected: count(), malformedFrames: count(),
                 reconnects: count())
+            sensor.skinContact = maybe() ? ["detected", "not-detected", "not-supported"].randomElement(using: &random) : nil
+            sensor.rrIntervalsMs = maybe() ? (0 ..< count() % 4).map { _ in Double(count() % 4096) * 1000 / 1024 } : nil
+            sensor.rssi = maybe() ? -(count() % 128) : nil
+            return sensor
         }
         let adapters = (0 ..< Int.random(in: 0 ... 2, using: &random)).map { _ in
             GatewayStatusReport.AdapterStatus(

@@ -7,11 +7,13 @@ package enum StatusReportFixtures {
     /// A strap at `address` that is delivering (alias `bed 1`, patient `40001`), its counters
     /// derived from `received`; `bpm: nil` plays one with no sample yet.
     package static func sensor(_ address: String, bpm: Int? = 72, received: Int = 100) -> GatewayStatusReport.SensorStatus {
-        GatewayStatusReport.SensorStatus(
+        var sensor = GatewayStatusReport.SensorStatus(
             address: address, adapter: "hci1", alias: "bed 1", patientID: "40001", state: "streaming", stateDetail: "notifying",
             lastSampleAt: Date(timeIntervalSinceNow: -2), bpm: bpm, batteryPercent: 87, samplesReceived: received,
             samplesAccepted: received - 1, samplesDelivered: received - 10, samplesDuplicate: 2, samplesRejected: 1,
             malformedFrames: 3, reconnects: 4)
+        (sensor.skinContact, sensor.rrIntervalsMs, sensor.rssi) = ("detected", [812.5, 790.0390625], -67)
+        return sensor
     }
 
     /// A report from `pid`; the long default refresh period keeps it fresh however slowly a

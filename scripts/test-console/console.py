@@ -6,6 +6,8 @@
 STRAP is bound with the alias HOSTILE_ALIAS (markup that must show as text). Exits 1 with the
 failed checks listed; saves console.png, console-phone.png and link-drop.png in OUT_DIR.
 """
+import json
+import re
 import subprocess
 import sys
 import time
@@ -89,6 +91,10 @@ with sync_playwright() as playwright:
     check(len(bpms) >= 2, f"the heart rate on the page changed ({sorted(bpms)})")
     points = page.evaluate(f"() => document.querySelector('{row} svg.chart polyline').getAttribute('points').trim().split(' ').length")
     check(points >= 2, f"the chart draws a line ({points} points)")
+    cells = page.evaluate(f"""() => Object.fromEntries([...document.querySelectorAll('{row} td')].map((td) => [td.dataset.label, td.textContent]))""")
+    check(re.fullmatch(r"\d+(, \d+)*", cells.get("RR (ms)", "")), f"the RR intervals show in ms ({cells.get('RR (ms)')!r})")
+    check(cells.get("Skin contact") == "on skin", f"skin contact shows ({cells.get('Skin contact')!r})")
+    check(re.fullmatch(r"-\d+ dBm", cells.get("Signal", "")), f"the RSSI the adapter saw shows ({cells.get('Signal')!r})")
     name = page.inner_text(f"{row} td:first-child")
     check(name.startswith(hostile), f"the hostile alias shows as text: {name!r}")
     check(page.locator("#straps img").count() == 0 and page.title() != "1", "its markup made no element and ran nothing")
@@ -107,10 +113,18 @@ with sync_playwright() as playwright:
     back = wait_until(lambda: page.get_attribute(row, "data-state") == "subscribed", 60)
     check(back, "the strap shows as subscribed again")
 
+    # A page opened now charts the minutes before it from the daemon's history (one reading a
+    # second), not only what it has seen itself.
+    status, _, body = fetch("/api/history")
+    readings = {strap_history["address"]: strap_history["readings"] for strap_history in json.loads(body)["sensors"]}
+    held = len(readings.get(strap, []))
+    check(status == 200 and held >= 8, f"/api/history holds the strap's last seconds ({held} readings)")
     phone = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
     phone.goto(url + "/")
     phone.wait_for_selector(row, timeout=15000)
     phone.wait_for_timeout(1500)
+    charted = phone.evaluate(f"() => document.querySelector('{row} svg.chart polyline').getAttribute('points').trim().split(' ').length")
+    check(charted >= max(8, held), f"a page open 1.5 s charts the {held} seconds before it ({charted} points)")
     phone.screenshot(path=f"{out}/console-phone.png", full_page=True)
     check(not errors, f"no console errors ({errors})")
     browser.close()

@@ -136,11 +136,13 @@ package struct Gateway {
     private func consoleServer(counters: DaemonCounters, queue: OfflineQueue) throws -> HTTPServer {
         let address = try Self.listenAddress(configuration.web.listen, key: "[web] listen")
         let report = liveReport(counters)
-        let directory = stateDirectory
+        let storage = StorageFigures(queue: queue, stateDirectory: stateDirectory)
         let routes = ConsoleRoutes(
             snapshot: {
-                ConsoleRoutes.snapshotJSON(report: report(), queue: try? await queue.stats(), disk: DiskSpace(of: directory))
-            }, port: address.port)
+                let (queue, disk, movedAside) = await storage.current()
+                return ConsoleRoutes.snapshotJSON(report: report(), queue: queue, disk: disk, movedAside: movedAside)
+            },
+            history: { counters.heartRateHistory(endingAt: Int64(Date().timeIntervalSince1970)) }, port: address.port)
         return HTTPServer(address: address, role: .console, logger: logger, handler: routes.handle)
     }
 

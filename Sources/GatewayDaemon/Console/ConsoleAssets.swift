@@ -26,7 +26,7 @@ enum ConsoleAssets {
         <section aria-labelledby="straps-title">
         <h2 id="straps-title">Straps</h2>
         <div class="scroll"><table id="straps">
-        <thead><tr><th scope="col">Strap</th><th scope="col">Patient</th><th scope="col">Adapter</th><th scope="col">State</th><th scope="col">Heart rate</th><th scope="col">Last 10 minutes</th><th scope="col">Battery</th><th scope="col">Last sample</th></tr></thead>
+        <thead><tr><th scope="col">Strap</th><th scope="col">Patient</th><th scope="col">Adapter</th><th scope="col">State</th><th scope="col">Heart rate</th><th scope="col">Last 10 minutes</th><th scope="col">RR (ms)</th><th scope="col">Skin contact</th><th scope="col">Battery</th><th scope="col">Signal</th><th scope="col">Last sample</th></tr></thead>
         <tbody></tbody>
         </table></div>
         </section>
@@ -68,6 +68,7 @@ enum ConsoleAssets {
         th, td { text-align: left; padding: 0.3rem 0.5rem; border-bottom: 1px solid var(--line); vertical-align: middle; }
         th { color: var(--muted); font-weight: 600; }
         td.bpm { font-size: 1.6rem; font-variant-numeric: tabular-nums; font-weight: 700; }
+        td.unit { white-space: nowrap; }
         td .detail { display: block; color: var(--muted); font-size: 0.85rem; }
         .state-subscribed { color: var(--good); }
         .state-other { color: var(--warn); }
@@ -90,8 +91,8 @@ enum ConsoleAssets {
         "use strict";
         // The console: one EventSource on /api/events, each event a snapshot of the daemon. Every value
         // is written with textContent, never as HTML, so names, patient ids and server errors cannot
-        // inject markup. The heart-rate chart is drawn here as SVG from the samples seen since the page
-        // opened, up to the last 10 minutes.
+        // inject markup. The heart-rate chart is drawn here as SVG: the daemon's last 10 minutes
+        // (/api/history, one reading a second) when the page opens, then each sample the events bring.
         const WINDOW_MS = 10 * 60 * 1000;
         const SILENT_MS = 30 * 1000;
         const history = new Map();
@@ -122,6 +123,17 @@ enum ConsoleAssets {
           while (points.length && points[0][0] < now - WINDOW_MS) points.shift();
           return points;
         }
+
+        // Readings from /api/history ([second, bpm]) go before the points the events brought already.
+        function seed(straps) {
+          for (const strap of straps) {
+            const points = history.get(strap.address) || [];
+            const first = points.length ? points[0][0] : Infinity;
+            history.set(strap.address, strap.readings.map(([second, bpm]) => [second * 1000, bpm]).filter((p) => p[0] < first).concat(points));
+          }
+        }
+
+        const CONTACT = { "detected": "on skin", "not-detected": "off skin", "not-supported": "not reported" };
 
         function chart(points, now) {
           const svg = document.createElementNS(SVG, "svg");
@@ -158,6 +170,9 @@ enum ConsoleAssets {
           if (report.samplesAwaitingClock > 0) list.push("Clock not synchronised: " + report.samplesAwaitingClock + " samples held until it is");
           else if (!report.clockSynchronized) list.push("Clock not synchronised (check NTP: timedatectl)");
           if (report.storageFault) list.push("The queue cannot write to its disk: " + report.storageFault);
+          for (const file of snapshot.movedAside || []) {
+            list.push("A damaged queue file was moved aside: " + file.path + " (" + file.bytes + " bytes); import its records with edge-gateway queue import");
+          }
           if (snapshot.disk && (snapshot.disk.readOnly || snapshot.disk.freeBytes < 256 * 1024 * 1024)) {
             list.push("Disk nearly full or read-only: " + Math.round(snapshot.disk.freeBytes / 1048576) + " MB free");
           }
@@ -193,7 +208,10 @@ enum ConsoleAssets {
             chartCell.appendChild(chart(record(sensor, now), now));
             row.append(name, el("td", sensor.patientID || "—"), el("td", sensor.adapter || "—"), state,
               el("td", sensor.bpm == null ? "—" : sensor.bpm, "bpm"), chartCell,
-              el("td", sensor.batteryPercent == null ? "—" : sensor.batteryPercent + " %"), el("td", age(sensor.lastSampleAt, now)));
+              el("td", sensor.rrIntervalsMs && sensor.rrIntervalsMs.length ? sensor.rrIntervalsMs.map((ms) => Math.round(ms)).join(", ") : "—"),
+              el("td", CONTACT[sensor.skinContact] || "—", sensor.skinContact === "not-detected" ? "state-other" : ""),
+              el("td", sensor.batteryPercent == null ? "—" : sensor.batteryPercent + " %", "unit"),
+              el("td", sensor.rssi == null ? "—" : sensor.rssi + " dBm", "unit"), el("td", age(sensor.lastSampleAt, now)));
             labelCells(row, "#straps");
             return row;
           }));
@@ -221,6 +239,7 @@ enum ConsoleAssets {
 
         function connect() {
           const link = document.getElementById("link");
+          fetch("/api/history").then((reply) => reply.json()).then((data) => seed(data.sensors)).catch(() => {});
           const source = new EventSource("/api/events");
           source.addEventListener("status", (event) => {
             link.textContent = "live";

@@ -11,7 +11,8 @@ import ProcessThreads
 import Synchronization
 
 /// What the console server answers on `[web] listen`: the page and its script and style (all
-/// from the binary: no CDN), `GET /api/status` (one snapshot as JSON) and `GET /api/events`
+/// from the binary: no CDN), `GET /api/status` (one snapshot as JSON), `GET /api/history` (each
+/// strap's heart rate over the last ten minutes) and `GET /api/events`
 /// (a snapshot every second as server-sent events, for as long as the page is open: with no
 /// page open the daemon does no work for the console).
 ///
@@ -20,6 +21,9 @@ import Synchronization
 struct ConsoleRoutes: Sendable {
     /// One snapshot: the daemon's report, the queue's counts and the state disk, as JSON.
     let snapshot: @Sendable () async -> [UInt8]
+    /// Each strap's heart rate over the last ten minutes (`CounterBoard`'s tallies), for a page
+    /// that opens now to chart the minutes before it.
+    var history: @Sendable () -> [(address: String, readings: [(second: Int64, bpm: Int)])] = { [] }
     /// The port the server listens on (the `Host` check).
     let port: Int
     /// Between two events of a stream.
@@ -54,6 +58,10 @@ struct ConsoleRoutes: Sendable {
         case "/api/status":
             return HTTPReply(
                 status: 200, reason: "OK", headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")], body: await snapshot())
+        case "/api/history":
+            return HTTPReply(
+                status: 200, reason: "OK", headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")],
+                body: Self.historyJSON(history()))
         case "/api/events":
             return .eventStream(events())
         default:
@@ -86,9 +94,9 @@ struct ConsoleRoutes: Sendable {
         return false
     }
 
-    /// The snapshot's JSON: `{"disk":…,"queue":…,"report":…}`, the report as `status.json`
-    /// holds it.
-    static func snapshotJSON(report: GatewayStatusReport, queue: QueueStats?, disk: DiskSpace?) -> [UInt8] {
+    /// The snapshot's JSON: `{"disk":…,"movedAside":[…],"queue":…,"report":…}`, the report as
+    /// `status.json` holds it.
+    static func snapshotJSON(report: GatewayStatusReport, queue: QueueStats?, disk: DiskSpace?, movedAside: [MovedAsideQueue] = []) -> [UInt8] {
         var json = JSONWriter(capacity: 256)
         json.beginObject()
         if let disk {
@@ -102,6 +110,19 @@ struct ConsoleRoutes: Sendable {
             json.integer(disk.totalBytes)
             json.endObject()
         }
+        json.key("movedAside")
+        json.beginArray()
+        for file in movedAside {
+            json.beginObject()
+            json.key("bytes")
+            json.integer(file.bytes)
+            json.key("movedAt")
+            json.string(file.movedAt)
+            json.key("path")
+            json.string(file.path)
+            json.endObject()
+        }
+        json.endArray()
         if let queue {
             json.key("queue")
             json.beginObject()
@@ -121,6 +142,34 @@ struct ConsoleRoutes: Sendable {
         }
         json.key("report")
         json.raw(String(decoding: report.jsonBytes, as: UTF8.self))
+        json.endObject()
+        return json.bytes
+    }
+}
+
+extension ConsoleRoutes {
+    /// `{"sensors":[{"address":…,"readings":[[second, bpm], …]}, …]}`, seconds since 1970.
+    static func historyJSON(_ straps: [(address: String, readings: [(second: Int64, bpm: Int)])]) -> [UInt8] {
+        var json = JSONWriter(capacity: 64 + straps.reduce(0) { $0 + 64 + 16 * $1.readings.count })
+        json.beginObject()
+        json.key("sensors")
+        json.beginArray()
+        for strap in straps {
+            json.beginObject()
+            json.key("address")
+            json.string(strap.address)
+            json.key("readings")
+            json.beginArray()
+            for reading in strap.readings {
+                json.beginArray()
+                json.integer(reading.second)
+                json.integer(reading.bpm)
+                json.endArray()
+            }
+            json.endArray()
+            json.endObject()
+        }
+        json.endArray()
         json.endObject()
         return json.bytes
     }

@@ -10,12 +10,18 @@ import Logging
 /// whole reply leave within 10 s; an event stream lasts while its client reads it, and ends when
 /// the client stops reading for 10 s or 1 MiB waits unsent. At most 64 connections are open, a
 /// new one beyond that ending the one that has been waiting longest for its request. The
-/// deadline sweep runs only while connections are open, so an idle server wakes nobody.
+/// deadline sweep runs only while a connection has a deadline (a request or reply under way, a
+/// stream its client stopped reading), so neither an idle server nor a page left open wakes
+/// for it.
 final class HTTPConnections: @unchecked Sendable {
     static let capacity = 64
     static let requestDeadline = DispatchTimeInterval.seconds(5)
     static let replyDeadline = DispatchTimeInterval.seconds(10)
     static let maximumUnsent = 1 << 20
+    /// The kernel's send buffer per connection (it doubles the figure): without it, loopback
+    /// takes about 4 MB from a client that reads nothing before a send falls short, so a stalled
+    /// stream would go unseen for minutes and each connection could pin megabytes of kernel memory.
+    static let kernelSendBuffer: Int32 = 64 << 10
 
     private struct Connection {
         let reader: DispatchSourceRead
@@ -33,6 +39,9 @@ final class HTTPConnections: @unchecked Sendable {
         var stalledSince: DispatchTime?
         /// Ends the connection once `unsent` is sent (false while a stream goes on).
         var closeWhenSent = true
+
+        /// Whether the sweep must watch it: all but a stream its client keeps reading.
+        var hasDeadline: Bool { stream == nil || stalledSince != nil }
     }
 
     private let queue: DispatchQueue
@@ -61,6 +70,8 @@ final class HTTPConnections: @unchecked Sendable {
             end(oldest)
         }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        var kernelBuffer = Self.kernelSendBuffer
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDBUF, &kernelBuffer, socklen_t(MemoryLayout<Int32>.size))
         let reader = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
         reader.setEventHandler { [unowned self] in readable(descriptor) }
         reader.setCancelHandler { close(descriptor) }
@@ -121,9 +132,12 @@ final class HTTPConnections: @unchecked Sendable {
         connection.closeWhenSent = false
         connection.readerSuspended = false
         connection.reader.resume()
+        // Each event is sent on the producing thread (`sync` runs the block there when the
+        // queue is free, and every block on it is short and never blocks): an `async` would
+        // wake one of Dispatch's threads every second a page is open.
         connection.stream = Task { [queue] in
             for await event in events {
-                queue.async { [self] in send(event, to: descriptor) }
+                queue.sync { [self] in send(event, to: descriptor) }
             }
             queue.async { [self] in
                 open[descriptor]?.closeWhenSent = true
@@ -161,6 +175,7 @@ final class HTTPConnections: @unchecked Sendable {
             return
         }
         connection.stalledSince = unsent.isEmpty ? nil : (connection.stalledSince ?? .now())
+        if connection.stalledSince != nil && sweep == nil { startSweep() }
         connection.unsent = unsent
         if unsent.isEmpty {
             connection.writer?.cancel()
@@ -194,11 +209,16 @@ final class HTTPConnections: @unchecked Sendable {
             let now = DispatchTime.now()
             for (descriptor, connection) in open {
                 if let stalled = connection.stalledSince, stalled + Self.replyDeadline < now {
+                    logger.debug("a client has read nothing of its reply for 10 s: ending it", metadata: ["unsent": "\(connection.unsent.count)"])
                     end(descriptor)
                 } else if connection.stream == nil {
                     let deadline = connection.opened + (connection.answering ? Self.replyDeadline : Self.requestDeadline)
                     if deadline < now { end(descriptor) }
                 }
+            }
+            if !open.values.contains(where: \.hasDeadline) {
+                sweep?.cancel()
+                sweep = nil
             }
         }
         sweep = timer

@@ -70,6 +70,9 @@ package enum StatusJSON {
         line.add("last_sample_age_s", row.status.lastSampleAt.map { .number(AgeText.decimalSeconds(now.timeIntervalSince($0))) } ?? .null)
         line.add("bpm", .optional(row.status.bpm))
         line.add("battery_percent", .optional(row.status.batteryPercent))
+        line.add("skin_contact", .optional(row.status.skinContact))
+        line.add("rr_intervals_ms", row.status.rrIntervalsMs.map { .array($0.map { .number("\($0)") }) } ?? .null)
+        line.add("rssi", .optional(row.status.rssi))
         let counts = row.counts
         line.add("samples_received", .optional(counts?.samplesReceived))
         line.add("samples_accepted", .optional(counts?.samplesAccepted))

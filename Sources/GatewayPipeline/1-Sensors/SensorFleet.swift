@@ -176,6 +176,8 @@ package struct SensorFleet: Service {
                 ])
         case .stalled(let address):
             logger.warning("strap went silent; reconnecting", metadata: ["sensor": "\(address)"])
+        case .sighted(let address, let rssi):
+            logger.debug("strap placed", metadata: ["sensor": "\(address)", "rssi": "\(rssi.map { "\($0) dBm" } ?? "unknown")"])
         }
     }
 

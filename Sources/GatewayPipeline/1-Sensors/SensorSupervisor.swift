@@ -137,7 +137,10 @@ package actor SensorSupervisor {
             }
             var sightings: [StrapSighting] = []
             for adapter in ready { sightings.append(await radio.sighting(of: address, on: adapter.name)) }
-            if let chosen = await placement.place(address, among: sightings) { return chosen }
+            if let chosen = await placement.place(address, among: sightings) {
+                onEvent(.sighted(address, rssi: sightings.first { $0.adapter == chosen }?.rssi))
+                return chosen
+            }
             state = .waiting("no free connection slot on \(ready.map(\.name).joined(separator: ", "))")
             // A slot freed here, or an adapter plugged in or powered, ends the wait.
             await withTaskGroup(of: Void.self) { [radio, placement] group in

@@ -37,7 +37,7 @@ final class FrameReceiver: Sendable {
         let captured = clock.now()
         do {
             let decoded = try HeartRateMeasurement.decode(frame)
-            tally.sample(bpm: decoded.value.bpm, wallClock: captured.wallClockNanoseconds)
+            tally.sample(decoded.value, wallClock: captured.wallClockNanoseconds)
             onSample(
                 HeartRateSample(
                     id: UUID.random(), sensor: address, patientID: patientID, measurement: decoded.value, captured: captured))

@@ -14,7 +14,7 @@ package struct CaptureClock: Sendable {
     }
 
     /// Whether this machine's clock is synchronised now (for status and doctor).
-    package static var isSynchronized: Bool { SystemClockSource().isSynchronized() }
+    package static var isSynchronized: Bool { SystemClockSource.kernelSaysSynchronized() }
 
     /// The capture time of a sample arriving now. Whether the clock is synchronised is asked
     /// at most once a second (`adjtimex` takes the kernel's timekeeping lock; ten straps ask

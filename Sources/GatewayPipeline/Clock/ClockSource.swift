@@ -41,7 +41,11 @@ package struct SystemClockSource: ClockSource {
     /// As `timedatectl` reports it: `adjtimex` without `TIME_ERROR` and with `STA_UNSYNC` clear.
     /// A failed call (a seccomp filter or `ProtectClock=` refusing `clock_adjtime`) counts as
     /// not synchronised: claiming sync would let wrong times through unrepaired.
-    package func isSynchronized() -> Bool {
+    package func isSynchronized() -> Bool { Self.kernelSaysSynchronized() }
+
+    /// `isSynchronized` without an instance, which would read the boot id from /proc: status
+    /// and the console ask this every second a page is open.
+    package static func kernelSaysSynchronized() -> Bool {
         var status = timex()
         let state = adjtimex(&status)
         return state != -1 && state != TIME_ERROR && status.status & STA_UNSYNC == 0

@@ -45,6 +45,12 @@ package final class DaemonCounters: Sendable {
         update { $0.uploaded(settled, at: time) }
     }
 
+    /// Each tracked strap's heart rate over the ten minutes ending at `now` (seconds since 1970),
+    /// by address, oldest reading first: read from the tallies outside the board's lock.
+    package func heartRateHistory(endingAt now: Int64) -> [(address: String, readings: [(second: Int64, bpm: Int)])] {
+        read { $0.tallies }.map { ($0.key.description, $0.value.readings(endingAt: now)) }.sorted { $0.address < $1.address }
+    }
+
     /// Reads the board.
     package func read<T>(_ body: (CounterBoard) -> T) -> T {
         board.withLock { body($0) }
@@ -56,7 +62,7 @@ package final class DaemonCounters: Sendable {
 package struct CounterBoard: Sendable {
     private var sensors: [BluetoothAddress: GatewayStatusReport.SensorStatus] = [:]
     /// The figures each tracked strap's frames move, read into its entry for a report.
-    private var tallies: [BluetoothAddress: StrapTally] = [:]
+    fileprivate private(set) var tallies: [BluetoothAddress: StrapTally] = [:]
     private var uplink = GatewayStatusReport.UplinkStatus(tokenRefreshes: 0)
     /// The adapters' slots, as the placement last reported them.
     private(set) var adapters: [GatewayStatusReport.AdapterStatus] = []
@@ -101,6 +107,8 @@ package struct CounterBoard: Sendable {
             }
         case .deviceInfo(let address, let details):
             update(address) { $0.batteryPercent = details.batteryPercent ?? $0.batteryPercent }
+        case .sighted(let address, let rssi):
+            update(address) { $0.rssi = rssi }
         case .malformedFrame, .retrying, .stalled:
             break
         }
@@ -204,7 +212,9 @@ package struct CounterBoard: Sendable {
         var entry = entry
         entry.samplesReceived = figures.samples
         entry.malformedFrames = figures.malformedFrames
-        entry.bpm = figures.bpm
+        entry.bpm = figures.measurement.map { Int($0.bpm) }
+        entry.skinContact = figures.measurement?.contact.rawValue
+        entry.rrIntervalsMs = figures.measurement?.rrMilliseconds
         entry.lastSampleAt = figures.lastSampleWallClock.map { Date(timeIntervalSince1970: Double($0) / 1_000_000_000) }
         return entry
     }

@@ -47,6 +47,9 @@ package enum SensorEvent: Sendable {
     case retrying(BluetoothAddress, reason: String, transient: Bool, after: Duration, failures: Int)
     /// The strap went silent past the stall timeout; the link is being rebuilt.
     case stalled(BluetoothAddress)
+    /// The strap was placed on an adapter that last saw it advertise at `rssi` dBm (nil: that
+    /// adapter has no reading).
+    case sighted(BluetoothAddress, rssi: Int?)
 }
 
 /// What a strap says about itself, read once per connection.

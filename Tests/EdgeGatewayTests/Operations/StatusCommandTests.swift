@@ -126,6 +126,8 @@ struct StatusCommandTests {
         let sensors = try #require(object["sensors"] as? [[String: Any]])
         #expect(sensors.count == 2)
         #expect(sensors[0]["bpm"] as? Int == 64 && sensors[0]["samples_received"] as? Int == 100 && sensors[0]["samples_evicted"] as? Int == 0)
+        #expect(sensors[0]["skin_contact"] as? String == "detected" && sensors[0]["rssi"] as? Int == -67)
+        #expect(sensors[0]["rr_intervals_ms"] as? [Double] == [812.5, 790.0390625])
         #expect((sensors[0]["last_sample_age_s"] as? Double).map { $0 >= 2 && $0 < 600 } == true)
         #expect(sensors[1]["state"] as? String == "unknown" && sensors[1]["samples_received"] is NSNull)
         #expect(sensors[0]["adapter"] as? String == "hci1" && sensors[1]["adapter"] is NSNull)

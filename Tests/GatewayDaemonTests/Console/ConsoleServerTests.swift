@@ -27,19 +27,18 @@ struct ConsoleServerTests {
     }
 
     /// A console server on a port the kernel picks; its routes know the port once it is bound.
-    static func start(_ snapshots: Snapshots, interval: Duration = .milliseconds(20)) async throws -> (
-        port: Int, running: Task<Void, any Error>
-    ) {
+    static func start(
+        _ snapshots: Snapshots, interval: Duration = .milliseconds(20),
+        history: @escaping @Sendable () -> [(address: String, readings: [(second: Int64, bpm: Int)])] = { [] },
+        logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+    ) async throws -> (port: Int, running: Task<Void, any Error>) {
         let routes = Mutex<ConsoleRoutes?>(nil)
-        let server = HTTPServer(
-            address: ListenAddress(host: "127.0.0.1", port: 0), role: .console,
-            logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
-        ) { request in
+        let server = HTTPServer(address: ListenAddress(host: "127.0.0.1", port: 0), role: .console, logger: logger) { request in
             await routes.withLock { $0 }!.handle(request)
         }
         let running = Task { try await server.run() }
         let port = try #require(await server.port)
-        routes.withLock { $0 = ConsoleRoutes(snapshot: { snapshots.make() }, port: port, interval: interval) }
+        routes.withLock { $0 = ConsoleRoutes(snapshot: { snapshots.make() }, history: history, port: port, interval: interval) }
         return (port, running)
     }
 
@@ -109,6 +108,40 @@ struct ConsoleServerTests {
         try await Self.waitForSnapshotsToStop(snapshots)
         let page = try await MetricsServerTests.exchange("GET /console.css HTTP/1.1\r\nHost: localhost\r\n\r\n", port: port)
         #expect(page.hasPrefix("HTTP/1.1 200 "))
+    }
+
+    @Test("/api/history gives each strap's readings of the last ten minutes as [second, bpm] pairs")
+    func history() async throws {
+        let (port, running) = try await Self.start(Snapshots()) {
+            [("F0:1D:2E:3C:00:01", [(1_800_000_000, 71), (1_800_000_001, 73)]), ("F0:1D:2E:3C:00:02", [])]
+        }
+        defer { running.cancel() }
+        let reply = try await MetricsServerTests.exchange("GET /api/history HTTP/1.1\r\nHost: localhost\r\n\r\n", port: port)
+        #expect(reply.hasPrefix("HTTP/1.1 200 ") && reply.contains("Content-Type: application/json\r\n"))
+        #expect(
+            reply.hasSuffix(
+                #"{"sensors":[{"address":"F0:1D:2E:3C:00:01","readings":[[1800000000,71],[1800000001,73]]},{"address":"F0:1D:2E:3C:00:02","readings":[]}]}"#
+            ), "\(reply.suffix(200))")
+    }
+
+    @Test("a page left open costs no deadline sweep, yet a stream whose client stops reading is ended 10 s later, short of the unsent cap")
+    func stalledStreamEndsAtItsDeadline() async throws {
+        let lines = Mutex<[String]>([])
+        let logger = Logger(label: "test") { label in
+            SystemdLogHandler(label: label, level: .debug) { line in lines.withLock { $0.append(line) } }
+        }
+        let snapshots = Snapshots(size: 8 << 10)
+        let (port, running) = try await Self.start(snapshots, interval: .milliseconds(250), logger: logger)
+        defer { running.cancel() }
+        let socket = try loopbackConnection(to: UInt16(port))
+        defer { close(socket) }
+        var small: Int32 = 4096
+        setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        let request = "GET /api/events HTTP/1.1\r\nHost: localhost\r\n\r\n"
+        _ = Array(request.utf8).withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        try await waitUntil { lines.withLock { $0.contains { $0.contains("has read nothing of its reply for 10 s") } } }
+        try await Self.waitForSnapshotsToStop(snapshots)
+        #expect(!lines.withLock { $0.contains { $0.contains("does not read its event stream") } }, "ended by its deadline, not by the 1 MiB cap")
     }
 
     /// Waits until no snapshot has been made for a whole second: the stream's producer ended.

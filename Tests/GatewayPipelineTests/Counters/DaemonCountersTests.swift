@@ -28,19 +28,26 @@ struct DaemonCountersTests {
         #expect(Self.report(counters).uplink.lastSuccessAt != nil, "the upload itself still counts for the uplink")
     }
 
-    @Test("the report reads each strap's tally (samples, rate, last sample, malformed frames), and a strap bound again keeps its tally")
+    @Test("the report reads each strap's tally (samples, rate, contact, RR, last sample, malformed frames) and RSSI; a strap bound again keeps its tally")
     func reportReadsTheTally() throws {
         let counters = DaemonCounters()
         let binding = SensorBinding(address: Self.strap, alias: "bed 1", patientID: "40006", addedAt: Date())
         let tally = counters.update { $0.track(binding) }
-        tally.sample(bpm: 71, wallClock: 1_800_000_000_000_000_000)
-        tally.sample(bpm: 73, wallClock: 1_800_000_001_000_000_000)
+        tally.sample(HeartRateMeasurement(bpm: 71, contact: .notDetected), wallClock: 1_800_000_000_000_000_000)
+        tally.sample(HeartRateMeasurement(bpm: 73, contact: .detected, rrIntervals: [1024, 840]), wallClock: 1_800_000_001_000_000_000)
         #expect(tally.malformedFrame() == 1)
+        counters.update { $0.record(.sighted(Self.strap, rssi: -67)) }
         let entry = try #require(Self.report(counters).sensors.first)
         #expect(entry.samplesReceived == 2)
         #expect(entry.bpm == 73)
+        #expect(entry.skinContact == "detected")
+        #expect(entry.rrIntervalsMs == [1000, 820.3125])
+        #expect(entry.rssi == -67)
         #expect(entry.lastSampleAt == Date(timeIntervalSince1970: 1_800_000_001))
         #expect(entry.malformedFrames == 1)
+        let history = counters.heartRateHistory(endingAt: 1_800_000_001)
+        #expect(history.map(\.address) == [Self.strap.description])
+        #expect(history.first?.readings.map(\.bpm) == [71, 73])
 
         let rebound = counters.update { $0.track(SensorBinding(address: Self.strap, alias: "bed 2", patientID: "40007", addedAt: Date())) }
         #expect(rebound === tally)
