@@ -75,14 +75,11 @@ struct MetricsServerTests {
 
     @Test("1,000 connections that send nothing hold no scrape up (the longest-waiting make room), and a head still incomplete after 5 s is ended")
     func idleConnectionsDoNotBlockScrapes() async throws {
-        var limit = rlimit()
-        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        let clients = Int(min(1000, max(0, Int(limit.rlim_cur) - 200)))
-        try #require(clients >= 500, "RLIMIT_NOFILE \(limit.rlim_cur) is too low for this test")
         let server = Self.metricsServer(address: ListenAddress(host: "127.0.0.1", port: 0)) { "edge_gateway_up 1\n" }
         let running = Task { try await server.run() }
         let port = try #require(await server.port)
-        let idle = try (0 ..< clients).map { _ in try loopbackConnection(to: UInt16(port)) }
+        let idle = try Self.idleConnections(to: port)
+        let clients = idle.count
         var slowest = Duration.zero
         for _ in 0 ..< 5 {
             let started = ContinuousClock.now
@@ -106,6 +103,16 @@ struct MetricsServerTests {
         print("metrics: a trickling head was ended after \(started.duration(to: .now))")
         running.cancel()
         _ = await running.result
+    }
+
+    /// Up to 1,000 connections to `port` that will send nothing (fewer when `RLIMIT_NOFILE`
+    /// leaves less than that and 200 to spare; at least 500).
+    static func idleConnections(to port: Int) throws -> [Int32] {
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        let clients = Int(min(1000, max(0, Int(limit.rlim_cur) - 200)))
+        try #require(clients >= 500, "RLIMIT_NOFILE \(limit.rlim_cur) is too low for this test")
+        return try (0 ..< clients).map { _ in try loopbackConnection(to: UInt16(port)) }
     }
 
     /// Sends `request` raw on a new connection and reads the reply until the server closes,
