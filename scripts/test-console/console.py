@@ -92,7 +92,11 @@ with sync_playwright() as playwright:
     points = page.evaluate(f"() => document.querySelector('{row} svg.chart polyline').getAttribute('points').trim().split(' ').length")
     check(points >= 2, f"the chart draws a line ({points} points)")
     cells = page.evaluate(f"""() => Object.fromEntries([...document.querySelectorAll('{row} td')].map((td) => [td.dataset.label, td.textContent]))""")
-    check(re.fullmatch(r"\d+(, \d+)*", cells.get("RR (ms)", "")), f"the RR intervals show in ms ({cells.get('RR (ms)')!r})")
+    # A frame carries RR intervals only when a beat ended since the last one (about every other
+    # frame at 2 notifications/s and 60 bpm): wait for one.
+    rr_cell = f"{row} td[data-label='RR (ms)']"
+    rr = wait_until(lambda: re.fullmatch(r"\d+(, \d+)*", page.inner_text(rr_cell)), 10)
+    check(rr, f"the RR intervals show in ms ({page.inner_text(rr_cell)!r})")
     check(cells.get("Skin contact") == "on skin", f"skin contact shows ({cells.get('Skin contact')!r})")
     check(re.fullmatch(r"-\d+ dBm", cells.get("Signal", "")), f"the RSSI the adapter saw shows ({cells.get('Signal')!r})")
     name = page.inner_text(f"{row} td:first-child")
@@ -112,6 +116,13 @@ with sync_playwright() as playwright:
     power(True)
     back = wait_until(lambda: page.get_attribute(row, "data-state") == "subscribed", 60)
     check(back, "the strap shows as subscribed again")
+
+    # The upload history: the daemon uploads to the JHE simulator it is enrolled with.
+    stored = wait_until(lambda: page.locator("#uploads tbody tr td[data-label='Stored']").count() > 0, 30)
+    rounds = page.evaluate("""() => [...document.querySelectorAll('#uploads tbody tr')].map((row) =>
+        Object.fromEntries([...row.children].map((td) => [td.dataset.label, td.textContent])))""")
+    check(stored and any(int(r.get("Stored", "0")) > 0 and r.get("Left queued") == "0" and r.get("Refused") == "0" for r in rounds),
+          f"the upload history shows rounds stored at the server ({rounds[:2]})")
 
     # A page opened now charts the minutes before it from the daemon's history (one reading a
     # second), not only what it has seen itself.

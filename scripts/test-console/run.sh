@@ -40,8 +40,12 @@ hold_until_clock_sync = false
 listen = "127.0.0.1:$port"
 TOML
 hostile='<img src=x onerror="document.title=1">bed & "1"'
+"$bin/edge-gateway-lab" jhe-simulator --port 0 > "$work/jhe.txt" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 100); do grep -q "^invitation link: " "$work/jhe.txt" && break; sleep 0.2; done
+"$bin/edge-gateway" enroll "$(sed -n 's/^invitation link: //p' "$work/jhe.txt")" --config "$work/gateway.toml" > /dev/null
 "$bin/edge-gateway" pair "${straps[0]}" --config "$work/gateway.toml" --alias "$hostile" --patient 40001 --no-bond > /dev/null
-"$bin/edge-gateway" pair "${straps[1]}" --config "$work/gateway.toml" --alias "bed 2" --patient 40002 --no-bond > /dev/null
+"$bin/edge-gateway" pair "${straps[1]}" --config "$work/gateway.toml" --alias "bed 2" --patient 40001 --no-bond > /dev/null
 "$bin/edge-gateway" run --config "$work/gateway.toml" > "$work/daemon.log" 2>&1 &
 pids+=($!)
 status=0

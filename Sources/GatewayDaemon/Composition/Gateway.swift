@@ -140,7 +140,8 @@ package struct Gateway {
         let routes = ConsoleRoutes(
             snapshot: {
                 let (queue, disk, movedAside) = await storage.current()
-                return ConsoleRoutes.snapshotJSON(report: report(), queue: queue, disk: disk, movedAside: movedAside)
+                return ConsoleRoutes.snapshotJSON(
+                    report: report(), queue: queue, disk: disk, movedAside: movedAside, uploads: counters.read(\.recentUploads))
             },
             history: { counters.heartRateHistory(endingAt: Int64(Date().timeIntervalSince1970)) }, port: address.port)
         return HTTPServer(address: address, role: .console, logger: logger, handler: routes.handle)

@@ -41,6 +41,13 @@ enum ConsoleAssets {
         <h2 id="queue-title">Queue</h2>
         <dl id="queue"></dl>
         </section>
+        <section aria-labelledby="uploads-title">
+        <h2 id="uploads-title">Upload history</h2>
+        <div class="scroll"><table id="uploads">
+        <thead><tr><th scope="col">When</th><th scope="col">Samples</th><th scope="col">Stored</th><th scope="col">Already stored</th><th scope="col">Refused</th><th scope="col">Left queued</th><th scope="col">Took</th><th scope="col">Why left queued</th></tr></thead>
+        <tbody></tbody>
+        </table></div>
+        </section>
         <section aria-labelledby="uplink-title">
         <h2 id="uplink-title">Uplink</h2>
         <dl id="uplink"></dl>
@@ -69,6 +76,7 @@ enum ConsoleAssets {
         th { color: var(--muted); font-weight: 600; }
         td.bpm { font-size: 1.6rem; font-variant-numeric: tabular-nums; font-weight: 700; }
         td.unit { white-space: nowrap; }
+        td.none { color: var(--muted); }
         td .detail { display: block; color: var(--muted); font-size: 0.85rem; }
         .state-subscribed { color: var(--good); }
         .state-other { color: var(--warn); }
@@ -179,6 +187,13 @@ enum ConsoleAssets {
           return list;
         }
 
+        function noRows(text, columns) {
+          const row = el("tr"), cell = el("td", text, "none");
+          cell.colSpan = columns;
+          row.appendChild(cell);
+          return row;
+        }
+
         // Each cell carries its column's name, which a phone's layout shows beside it (cards, not columns).
         function labelCells(row, table) {
           const names = [...document.querySelectorAll(table + " thead th")].map((th) => th.textContent);
@@ -225,6 +240,18 @@ enum ConsoleAssets {
             labelCells(row, "#adapters");
             return row;
           }));
+
+          const uploads = document.querySelector("#uploads tbody");
+          const rounds = (snapshot.uploads || []).slice(0, 10);
+          uploads.replaceChildren(...(rounds.length ? rounds.map((round) => {
+            const row = el("tr");
+            const samples = round.delivered + round.duplicate + round.rejected + round.skipped + round.unsettled;
+            row.append(el("td", age(round.at, now)), el("td", samples), el("td", round.delivered), el("td", round.duplicate),
+              el("td", round.rejected, round.rejected ? "state-other" : ""), el("td", round.unsettled, round.unsettled ? "state-other" : ""),
+              el("td", Math.round(round.seconds * 1000) + " ms", "unit"), el("td", round.error || "—"));
+            labelCells(row, "#uploads");
+            return row;
+          }) : [noRows("no upload round since the daemon started", 8)]));
 
           const pairs = (id, entries) => document.getElementById(id).replaceChildren(...entries.flatMap(([term, value]) => [el("dt", term), el("dd", value)]));
           const queue = snapshot.queue;

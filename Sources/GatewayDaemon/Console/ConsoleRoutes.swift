@@ -4,6 +4,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import GatewayConfiguration
+import GatewayPipeline
 import GatewayStatus
 import OfflineQueue
 import OutputFormats
@@ -94,9 +95,11 @@ struct ConsoleRoutes: Sendable {
         return false
     }
 
-    /// The snapshot's JSON: `{"disk":…,"movedAside":[…],"queue":…,"report":…}`, the report as
-    /// `status.json` holds it.
-    static func snapshotJSON(report: GatewayStatusReport, queue: QueueStats?, disk: DiskSpace?, movedAside: [MovedAsideQueue] = []) -> [UInt8] {
+    /// The snapshot's JSON: `{"disk":…,"movedAside":[…],"queue":…,"report":…,"uploads":[…]}`,
+    /// the report as `status.json` holds it, the upload rounds newest first.
+    static func snapshotJSON(
+        report: GatewayStatusReport, queue: QueueStats?, disk: DiskSpace?, movedAside: [MovedAsideQueue] = [], uploads: [UploadRound] = []
+    ) -> [UInt8] {
         var json = JSONWriter(capacity: 256)
         json.beginObject()
         if let disk {
@@ -142,8 +145,35 @@ struct ConsoleRoutes: Sendable {
         }
         json.key("report")
         json.raw(String(decoding: report.jsonBytes, as: UTF8.self))
+        json.key("uploads")
+        json.beginArray()
+        for round in uploads.reversed() { write(round, to: &json) }
+        json.endArray()
         json.endObject()
         return json.bytes
+    }
+
+    private static func write(_ round: UploadRound, to json: inout JSONWriter) {
+        json.beginObject()
+        json.key("at")
+        json.string(RFC3339.format(secondsSince1970: Int64(round.at.timeIntervalSince1970.rounded(.down))))
+        json.key("delivered")
+        json.integer(round.delivered)
+        json.key("duplicate")
+        json.integer(round.duplicate)
+        if let error = round.error {
+            json.key("error")
+            json.string(error)
+        }
+        json.key("rejected")
+        json.integer(round.rejected)
+        json.key("seconds")
+        try? json.number(round.seconds.isFinite ? round.seconds : 0)
+        json.key("skipped")
+        json.integer(round.skipped)
+        json.key("unsettled")
+        json.integer(round.unsettled)
+        json.endObject()
     }
 }
 

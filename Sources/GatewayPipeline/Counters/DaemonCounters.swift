@@ -42,7 +42,11 @@ package final class DaemonCounters: Sendable {
     /// latency histogram.
     func uploaded(_ settled: [(sensor: BluetoothAddress, outcome: Outcome)], latency: Duration, at time: Date) {
         metrics.observeUploadLatency(latency.seconds)
-        update { $0.uploaded(settled, at: time) }
+        update {
+            $0.uploaded(settled, at: time)
+            $0.recentUploads.append(UploadRound(settled.lazy.map(\.outcome), latency: latency, at: time))
+            if $0.recentUploads.count > UploadRound.kept { $0.recentUploads.removeFirst() }
+        }
     }
 
     /// Each tracked strap's heart rate over the ten minutes ending at `now` (seconds since 1970),
@@ -64,6 +68,8 @@ package struct CounterBoard: Sendable {
     /// The figures each tracked strap's frames move, read into its entry for a report.
     fileprivate private(set) var tallies: [BluetoothAddress: StrapTally] = [:]
     private var uplink = GatewayStatusReport.UplinkStatus(tokenRefreshes: 0)
+    /// The last upload rounds, newest last (the console's upload history).
+    package fileprivate(set) var recentUploads: [UploadRound] = []
     /// The adapters' slots, as the placement last reported them.
     private(set) var adapters: [GatewayStatusReport.AdapterStatus] = []
     /// Samples held until the clock synchronises (set by clock repair).

@@ -55,6 +55,27 @@ struct DaemonCountersTests {
         #expect(counters.update { $0.track(binding) } !== tally, "a strap forgotten and paired again starts from zero")
     }
 
+    @Test("the board keeps the last 20 upload rounds, newest last, each with its counts, latency and first reason left queued")
+    func uploadHistory() throws {
+        let counters = DaemonCounters()
+        let other = BluetoothAddress("F0:1D:2E:3C:00:09")!
+        for round in 0 ..< 25 {
+            counters.uploaded(
+                [
+                    (Self.strap, .delivered), (other, .duplicate), (Self.strap, .rejected(reason: "422")), (other, .skipped(reason: "no contact")),
+                    (Self.strap, .retryLater(reason: "HTTP 503 from the server")), (other, .retryLater(reason: "later")),
+                ].suffix(round % 7),
+                latency: .milliseconds(round), at: Date(timeIntervalSince1970: Double(round)))
+        }
+        let rounds = counters.read(\.recentUploads)
+        #expect(rounds.map(\.at.timeIntervalSince1970) == (5 ..< 25).map(Double.init), "the oldest five dropped")
+        let last = try #require(rounds.last)  // round 24: the last 3 outcomes
+        #expect((last.delivered, last.duplicate, last.rejected, last.skipped, last.unsettled) == (0, 0, 0, 1, 2))
+        #expect(last.error == "HTTP 503 from the server" && last.samples == 3 && last.seconds == 0.024)
+        let whole = try #require(rounds.first { $0.at.timeIntervalSince1970 == 20 })  // all six outcomes
+        #expect((whole.delivered, whole.duplicate, whole.rejected, whole.skipped, whole.unsettled) == (1, 1, 1, 1, 2))
+    }
+
     @Test("the placement's loads become the report's adapters and each placed strap's adapter, also for a strap bound after it was placed")
     func adaptersInTheReport() async throws {
         let counters = DaemonCounters()
