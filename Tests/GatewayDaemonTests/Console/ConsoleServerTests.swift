@@ -98,12 +98,8 @@ struct ConsoleServerTests {
         let snapshots = Snapshots(size: 256 << 10)
         let (port, running) = try await Self.start(snapshots, interval: .milliseconds(5))
         defer { running.cancel() }
-        let socket = try loopbackConnection(to: UInt16(port))
+        let socket = try Self.streamNobodyReads(port: port)
         defer { close(socket) }
-        var small: Int32 = 4096
-        setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
-        let request = "GET /api/events HTTP/1.1\r\nHost: localhost\r\n\r\n"
-        _ = Array(request.utf8).withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         try await waitUntil { snapshots.count > 0 }
         try await Self.waitForSnapshotsToStop(snapshots)
         let page = try await MetricsServerTests.exchange("GET /console.css HTTP/1.1\r\nHost: localhost\r\n\r\n", port: port)
@@ -133,12 +129,8 @@ struct ConsoleServerTests {
         let snapshots = Snapshots(size: 8 << 10)
         let (port, running) = try await Self.start(snapshots, interval: .milliseconds(250), logger: logger)
         defer { running.cancel() }
-        let socket = try loopbackConnection(to: UInt16(port))
+        let socket = try Self.streamNobodyReads(port: port)
         defer { close(socket) }
-        var small: Int32 = 4096
-        setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
-        let request = "GET /api/events HTTP/1.1\r\nHost: localhost\r\n\r\n"
-        _ = Array(request.utf8).withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         try await waitUntil { lines.withLock { $0.contains { $0.contains("has read nothing of its reply for 10 s") } } }
         try await Self.waitForSnapshotsToStop(snapshots)
         #expect(!lines.withLock { $0.contains { $0.contains("does not read its event stream") } }, "ended by its deadline, not by the 1 MiB cap")
@@ -177,6 +169,16 @@ struct ConsoleServerTests {
         print("console: \(idle.count) idle connections open; the stream went on (\(events.withLock { $0 } - before) events since)")
         shutdown(stream, Int32(SHUT_RDWR))
         _ = try await reading.value
+    }
+
+    /// Opens `/api/events` on a connection with a 4 KiB receive buffer that the test never reads.
+    static func streamNobodyReads(port: Int) throws -> Int32 {
+        let socket = try loopbackConnection(to: UInt16(port))
+        var small: Int32 = 4096
+        setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        let request = "GET /api/events HTTP/1.1\r\nHost: localhost\r\n\r\n"
+        _ = Array(request.utf8).withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        return socket
     }
 
     /// Waits until no snapshot has been made for a whole second: the stream's producer ended.
