@@ -136,41 +136,6 @@ struct ConsoleServerTests {
         #expect(!lines.withLock { $0.contains { $0.contains("does not read its event stream") } }, "ended by its deadline, not by the 1 MiB cap")
     }
 
-    @Test("1,000 connections that send nothing stop neither a page's event stream nor /api/status")
-    func idleConnectionsDoNotStopTheConsole() async throws {
-        let snapshots = Snapshots()
-        let (port, running) = try await Self.start(snapshots, interval: .milliseconds(50))
-        defer { running.cancel() }
-        let stream = try loopbackConnection(to: UInt16(port))
-        defer { close(stream) }
-        let request = "GET /api/events HTTP/1.1\r\nHost: localhost\r\n\r\n"
-        _ = Array(request.utf8).withUnsafeBytes { send(stream, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        let events = Mutex(0)
-        let reading = Task {
-            try await offThePool {
-                var chunk = [UInt8](repeating: 0, count: 4096)
-                while true {
-                    let count = chunk.withUnsafeMutableBytes { recv(stream, $0.baseAddress, $0.count, 0) }
-                    guard count > 0 else { return }
-                    let text = String(decoding: chunk[..<count], as: UTF8.self)
-                    events.withLock { $0 += text.components(separatedBy: "event: status\n").count - 1 }
-                }
-            }
-        }
-        try await waitUntil { events.withLock { $0 } > 0 }
-        let idle = try MetricsServerTests.idleConnections(to: port)
-        defer { idle.forEach { close($0) } }
-        let before = events.withLock { $0 }
-        try await waitUntil { events.withLock { $0 } >= before + 10 }
-        for _ in 0 ..< 3 {
-            let status = try await MetricsServerTests.exchange("GET /api/status HTTP/1.1\r\nHost: localhost\r\n\r\n", port: port)
-            #expect(status.hasPrefix("HTTP/1.1 200 "))
-        }
-        print("console: \(idle.count) idle connections open; the stream went on (\(events.withLock { $0 } - before) events since)")
-        shutdown(stream, Int32(SHUT_RDWR))
-        _ = try await reading.value
-    }
-
     /// Opens `/api/events` on a connection with a 4 KiB receive buffer that the test never reads.
     static func streamNobodyReads(port: Int) throws -> Int32 {
         let socket = try loopbackConnection(to: UInt16(port))
