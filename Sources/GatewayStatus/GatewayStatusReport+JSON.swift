@@ -168,12 +168,13 @@ extension GatewayStatusReport.UplinkStatus {
 
 extension JSONWriter {
     /// A date as `JSONEncoder`'s `.iso8601` writes it: UTC, whole seconds (the fraction dropped).
-    fileprivate mutating func date(_ date: Date) {
+    package mutating func date(_ date: Date) {
         string(RFC3339.format(secondsSince1970: Int64(date.timeIntervalSince1970.rounded(.down))))
     }
 
-    /// A period in seconds: a finite configuration value, so never refused.
-    fileprivate mutating func seconds(_ value: Double) {
+    /// A period in seconds: a configuration value or a measured duration, finite, so never
+    /// refused.
+    package mutating func seconds(_ value: Double) {
         guard value.isFinite else { return integer(0) }
         try? number(value)
     }

@@ -245,8 +245,7 @@ enum ConsoleAssets {
           const rounds = (snapshot.uploads || []).slice(0, 10);
           uploads.replaceChildren(...(rounds.length ? rounds.map((round) => {
             const row = el("tr");
-            const samples = round.delivered + round.duplicate + round.rejected + round.skipped + round.unsettled;
-            row.append(el("td", age(round.at, now)), el("td", samples), el("td", round.delivered), el("td", round.duplicate),
+            row.append(el("td", age(round.at, now)), el("td", round.samples), el("td", round.delivered), el("td", round.duplicate),
               el("td", round.rejected, round.rejected ? "state-other" : ""), el("td", round.unsettled, round.unsettled ? "state-other" : ""),
               el("td", Math.round(round.seconds * 1000) + " ms", "unit"), el("td", round.error || "—"));
             labelCells(row, "#uploads");

@@ -15,7 +15,7 @@ import Synchronization
 /// from the binary: no CDN), `GET /api/status` (one snapshot as JSON), `GET /api/history` (each
 /// strap's heart rate over the last ten minutes) and `GET /api/events`
 /// (a snapshot every second as server-sent events, for as long as the page is open: with no
-/// page open the daemon does no work for the console).
+/// page open the console costs only the tallies' ten-minute rings).
 ///
 /// The console is served on loopback only, without a password; a request whose `Host` is not
 /// this machine's is refused, so a web page elsewhere cannot reach it through DNS rebinding.
@@ -156,7 +156,7 @@ struct ConsoleRoutes: Sendable {
     private static func write(_ round: UploadRound, to json: inout JSONWriter) {
         json.beginObject()
         json.key("at")
-        json.string(RFC3339.format(secondsSince1970: Int64(round.at.timeIntervalSince1970.rounded(.down))))
+        json.date(round.at)
         json.key("delivered")
         json.integer(round.delivered)
         json.key("duplicate")
@@ -167,8 +167,10 @@ struct ConsoleRoutes: Sendable {
         }
         json.key("rejected")
         json.integer(round.rejected)
+        json.key("samples")
+        json.integer(round.samples)
         json.key("seconds")
-        try? json.number(round.seconds.isFinite ? round.seconds : 0)
+        json.seconds(round.seconds)
         json.key("skipped")
         json.integer(round.skipped)
         json.key("unsettled")

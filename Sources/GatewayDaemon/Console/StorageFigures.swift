@@ -3,10 +3,9 @@ import OfflineQueue
 import Synchronization
 
 /// The queue's counts, the state disk's room and the damaged queue files moved aside, as the
-/// console shows them: read at most once
-/// per `maximumAge` however many pages are open, since reading them wakes the storage thread
-/// (a transaction on the queue file) and they change slowly next to a strap's heart rate,
-/// which the console sends every second from memory.
+/// console shows them: read at most once per `maximumAge` however many pages are open, since
+/// reading them wakes the storage thread (a transaction on the queue file) and they change
+/// slowly next to a strap's heart rate, which the console sends every second from memory.
 final class StorageFigures: Sendable {
     typealias Figures = (queue: QueueStats?, disk: DiskSpace?, movedAside: [MovedAsideQueue])
 

@@ -42,11 +42,7 @@ package final class DaemonCounters: Sendable {
     /// latency histogram.
     func uploaded(_ settled: [(sensor: BluetoothAddress, outcome: Outcome)], latency: Duration, at time: Date) {
         metrics.observeUploadLatency(latency.seconds)
-        update {
-            $0.uploaded(settled, at: time)
-            $0.recentUploads.append(UploadRound(settled.lazy.map(\.outcome), latency: latency, at: time))
-            if $0.recentUploads.count > UploadRound.kept { $0.recentUploads.removeFirst() }
-        }
+        update { $0.uploaded(settled, latency: latency, at: time) }
     }
 
     /// Each tracked strap's heart rate over the ten minutes ending at `now` (seconds since 1970),
@@ -69,7 +65,7 @@ package struct CounterBoard: Sendable {
     fileprivate private(set) var tallies: [BluetoothAddress: StrapTally] = [:]
     private var uplink = GatewayStatusReport.UplinkStatus(tokenRefreshes: 0)
     /// The last upload rounds, newest last (the console's upload history).
-    package fileprivate(set) var recentUploads: [UploadRound] = []
+    package private(set) var recentUploads: [UploadRound] = []
     /// The adapters' slots, as the placement last reported them.
     private(set) var adapters: [GatewayStatusReport.AdapterStatus] = []
     /// Samples held until the clock synchronises (set by clock repair).
@@ -153,8 +149,10 @@ package struct CounterBoard: Sendable {
         return samplesAwaitingClock != count
     }
 
-    /// The outcome of one upload round, per sample.
-    mutating func uploaded(_ settled: [(sensor: BluetoothAddress, outcome: Outcome)], at time: Date) {
+    /// The outcome of one upload round, per sample, and the round in the upload history.
+    mutating func uploaded(_ settled: [(sensor: BluetoothAddress, outcome: Outcome)], latency: Duration, at time: Date) {
+        recentUploads.append(UploadRound(settled.lazy.map(\.outcome), latency: latency, at: time))
+        if recentUploads.count > UploadRound.kept { recentUploads.removeFirst() }
         for (sensor, outcome) in settled {
             update(sensor) {
                 switch outcome {
