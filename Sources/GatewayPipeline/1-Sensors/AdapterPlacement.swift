@@ -35,6 +35,9 @@ package actor AdapterPlacement {
     private var placements: [BluetoothAddress: String] = [:]
     private var releaseWaiters: [Int: CheckedContinuation<Void, Never>] = [:]
     private var nextWaiter = 0
+    /// Slots freed so far: a strap reads it before `place`, so a slot freed between a refused
+    /// `place` and its `slotFreed` still ends the wait.
+    package private(set) var releases = 0
 
     /// A placement with `plan`'s limits; a refused connect lowers an adapter's limit for
     /// `learnedLimitLifetime`. `onChange` gets every adapter's load after each change (for
@@ -85,8 +88,10 @@ package actor AdapterPlacement {
         wakeWaiters()
     }
 
-    /// Returns when a slot is freed anywhere, or after `timeout`.
-    package func slotFreed(timeout: Duration) async {
+    /// Returns when a slot is freed anywhere (at once if one was since `releases` read `seen`),
+    /// or after `timeout`.
+    package func slotFreed(since seen: Int, timeout: Duration) async {
+        guard releases == seen else { return }
         let id = nextWaiter
         nextWaiter += 1
         let timer = Task { [weak self] in
@@ -199,6 +204,7 @@ package actor AdapterPlacement {
     }
 
     private func wakeWaiters() {
+        releases += 1
         let waiters = releaseWaiters
         releaseWaiters = [:]
         for waiter in waiters.values { waiter.resume() }

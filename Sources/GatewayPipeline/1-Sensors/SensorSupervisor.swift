@@ -137,6 +137,7 @@ package actor SensorSupervisor {
             }
             var sightings: [StrapSighting] = []
             for adapter in ready { sightings.append(await radio.sighting(of: address, on: adapter.name)) }
+            let releases = await placement.releases
             if let chosen = await placement.place(address, among: sightings) {
                 onEvent(.sighted(address, rssi: sightings.first { $0.adapter == chosen }?.rssi))
                 return chosen
@@ -144,7 +145,7 @@ package actor SensorSupervisor {
             state = .waiting("no free connection slot on \(ready.map(\.name).joined(separator: ", "))")
             // A slot freed here, or an adapter plugged in or powered, ends the wait.
             await withTaskGroup(of: Void.self) { [radio, placement] group in
-                group.addTask { await placement.slotFreed(timeout: .seconds(30)) }
+                group.addTask { await placement.slotFreed(since: releases, timeout: .seconds(30)) }
                 group.addTask { await radio.adaptersChange(from: adapters, timeout: .seconds(30)) }
                 await group.next()
                 group.cancelAll()

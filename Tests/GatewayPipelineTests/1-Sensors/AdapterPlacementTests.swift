@@ -106,10 +106,24 @@ struct AdapterPlacementTests {
         let placement = AdapterPlacement(plan: AdapterPlan(maxConnections: 1))
         _ = await placement.place(Self.strap(1), among: Self.heard(hci0: -60, hci1: nil))
         let start = ContinuousClock.now
-        async let woken: Void = placement.slotFreed(timeout: .seconds(600))
+        async let woken: Void = placement.slotFreed(since: await placement.releases, timeout: .seconds(600))
         try await waitUntil { await placement.waiting > 0 }
         await placement.release(Self.strap(1))
         await woken
         #expect(start.duration(to: .now) < .seconds(300))
+    }
+
+    @Test("a slot freed between a refused place and the wait ends the wait at once")
+    func releaseBeforeWait() async {
+        let placement = AdapterPlacement(plan: AdapterPlan(maxConnections: 1))
+        let heard = Array(Self.heard(hci0: -60, hci1: nil).prefix(1))
+        _ = await placement.place(Self.strap(1), among: heard)
+        let seen = await placement.releases
+        #expect(await placement.place(Self.strap(2), among: heard) == nil)
+        await placement.release(Self.strap(1))
+        let start = ContinuousClock.now
+        await placement.slotFreed(since: seen, timeout: .seconds(60))
+        let waiting = await placement.waiting
+        #expect(start.duration(to: .now) < .seconds(30) && waiting == 0)
     }
 }

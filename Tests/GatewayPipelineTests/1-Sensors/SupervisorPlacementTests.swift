@@ -22,12 +22,18 @@ struct SupervisorPlacementTests {
         return radio
     }
 
+    /// One supervisor per strap, sharing one placement. `oneByOne` starts each only once the
+    /// one before is subscribed, so the layout follows the RSSI alone: started together, a strap
+    /// placed while another connects sees that adapter 10 points lower, and the order is the
+    /// scheduler's.
     static func supervise(
-        _ radio: InMemoryStrapRadio, plan: AdapterPlan, recorders: [Recorder]
-    ) -> (placement: AdapterPlacement, tasks: [Task<Void, Never>]) {
+        _ radio: InMemoryStrapRadio, plan: AdapterPlan, recorders: [Recorder], oneByOne: Bool = false
+    ) async throws -> (placement: AdapterPlacement, tasks: [Task<Void, Never>]) {
         let placement = AdapterPlacement(plan: plan)
-        let tasks = zip(straps, recorders).map { address, recorder in
-            SupervisorStateMachineTests.supervise(address, radio: radio, placement: placement, plan: plan, recorder: recorder).1
+        var tasks: [Task<Void, Never>] = []
+        for (address, recorder) in zip(straps, recorders) {
+            tasks.append(SupervisorStateMachineTests.supervise(address, radio: radio, placement: placement, plan: plan, recorder: recorder).1)
+            if oneByOne { try await waitUntil { await radio.isSubscribed(address) } }
         }
         return (placement, tasks)
     }
@@ -42,8 +48,7 @@ struct SupervisorPlacementTests {
     func twoPlusOne() async throws {
         let radio = await Self.radio()
         let recorders = Self.straps.map { _ in Recorder() }
-        let (placement, tasks) = Self.supervise(radio, plan: AdapterPlan(maxConnections: 2), recorders: recorders)
-        try await waitUntil { await Self.links(radio).allSatisfy { $0 != nil } }
+        let (placement, tasks) = try await Self.supervise(radio, plan: AdapterPlan(maxConnections: 2), recorders: recorders, oneByOne: true)
         #expect(await Self.links(radio) == ["hci0", "hci0", "hci1"])
         let loads = await placement.loads(of: ["hci0", "hci1"])
         #expect(loads.map(\.slotsUsed) == [2, 1] && loads.map(\.connects) == [2, 1])
@@ -56,8 +61,8 @@ struct SupervisorPlacementTests {
     func adapterLost() async throws {
         let radio = await Self.radio()
         let recorders = Self.straps.map { _ in Recorder() }
-        let (_, tasks) = Self.supervise(radio, plan: AdapterPlan(maxConnections: 2), recorders: recorders)
-        try await waitUntil { await Self.links(radio) == ["hci0", "hci0", "hci1"] }
+        let (_, tasks) = try await Self.supervise(radio, plan: AdapterPlan(maxConnections: 2), recorders: recorders, oneByOne: true)
+        #expect(await Self.links(radio) == ["hci0", "hci0", "hci1"])
         await radio.set("hci0", .absent)
         try await waitUntil {
             let links = await Self.links(radio)
@@ -77,7 +82,7 @@ struct SupervisorPlacementTests {
     func controllerFullEarly() async throws {
         let radio = await Self.radio(holding: 1)
         let recorders = Self.straps.map { _ in Recorder() }
-        let (placement, tasks) = Self.supervise(radio, plan: AdapterPlan(maxConnections: 5), recorders: recorders)
+        let (placement, tasks) = try await Self.supervise(radio, plan: AdapterPlan(maxConnections: 5), recorders: recorders)
         try await waitUntil { await Self.links(radio).filter { $0 != nil }.count == 2 }
         #expect(Set(await Self.links(radio).compactMap { $0 }) == ["hci0", "hci1"])
         let third = zip(await Self.links(radio), recorders).first { $0.0 == nil }!.1
