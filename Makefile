@@ -5,7 +5,7 @@ SWIFT        ?= swift
 FUZZ_SECONDS ?= 600
 FUZZ_CORPUS  ?= .build-fuzz/corpus
 
-.PHONY: all deps pydeps build format lint test test-console test-swift62 test-arm64 test-jhe test-bluez test-systemd test-powercut soak soak-queue soak-daemon demo fuzz bench bench-daemon bench-footprint bench-peer ship deb deb-arm64 install clean
+.PHONY: all deps pydeps build format lint test test-console test-swift62 test-arm64 test-jhe test-bluez test-systemd test-powercut soak soak-queue soak-daemon demo fuzz bench bench-daemon bench-footprint bench-console bench-peer ship deb deb-arm64 install clean
 
 all: build
 
@@ -177,6 +177,15 @@ bench-footprint: ship
 	"$$bin/edge-gateway-lab" footprint --scenario idle --warm-up 130 --seconds $(FOOTPRINT_IDLE_SECONDS) --runs $(FOOTPRINT_RUNS) \
 		--gateway .build-ship/edge-gateway && \
 	FLOOR_SECONDS=$(FOOTPRINT_SECONDS) scripts/bench-floor/run.sh "$$bin/edge-gateway-lab"
+
+## bench-console: what one open console page costs the shipped daemon, measured inside one
+## daemon's life (scripts/bench-console/page-cost.py): CONSOLE_PAIRS pairs of CONSOLE_SLICE-second
+## slices without and with a page reading /api/events, at 1 strap × 10/s; prints each pair's
+## ratio and their median (about 6 minutes). Figures: docs/PERFORMANCE.md.
+CONSOLE_PAIRS ?= 6
+CONSOLE_SLICE ?= 20
+bench-console: ship
+	scripts/bench-console/page-cost.py "$(SHIP_BIN)/edge-gateway-lab" .build-ship/edge-gateway --pairs $(CONSOLE_PAIRS) --slice $(CONSOLE_SLICE)
 
 ## bench-peer: issue 34's comparison: the shipped daemon beside the floor and, with PEER=DIR (a
 ## directory holding peer_gateway.py and sink.py), a peer gateway, each alone and in turns, at

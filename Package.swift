@@ -37,6 +37,8 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CCrypto", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .target(name: "ConsoleSecurity", dependencies: ["CCrypto", "DurableFile", "OutputFormats"]),
         .target(name: "BlueZSimulator", dependencies: ["BlueZ", "CLinux", "DBus", "GATTHeartRate"]),
         .target(
             name: "OfflineQueue",
@@ -95,6 +97,7 @@ let package = Package(
         .target(
             name: "GatewayOperations",
             dependencies: [
+                "ConsoleSecurity",
                 "GATTHeartRate",
                 "BlueZ",
                 "DBus",
@@ -111,8 +114,10 @@ let package = Package(
             name: "GatewayDaemon",
             dependencies: [
                 "BlueZ",
+                "ConsoleSecurity",
                 "CLinux",
                 "GatewayConfiguration",
+                "GatewayOperations",
                 "GatewayPipeline",
                 "GatewayStatus",
                 "OfflineQueue",
@@ -140,6 +145,7 @@ let package = Package(
         .executableTarget(
             name: "EdgeGateway",
             dependencies: [
+                "ConsoleSecurity",
                 "GatewayConfiguration",
                 "GatewayOperations",
                 "GatewayPipeline",
@@ -207,6 +213,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "OutputFormatsTests", dependencies: ["OutputFormats", "GatewayTestSupport"]),
+        .testTarget(name: "ConsoleSecurityTests", dependencies: ["ConsoleSecurity", "GatewayTestSupport"]),
         .testTarget(
             name: "GatewayConfigurationTests",
             dependencies: ["GatewayConfiguration", "GatewayTestSupport", "OutputFormats", "Uplink"],
@@ -228,7 +235,7 @@ let package = Package(
             name: "GatewayDaemonTests",
             dependencies: [
                 "GatewayDaemon", "PipelineTestSupport", "GatewayTestSupport", "GatewayConfiguration", "GatewayPipeline", "GatewayStatus",
-                "OutputFormats", "Uplink", "JHESimulator",
+                "ConsoleSecurity", "GatewayOperations", "OutputFormats", "Uplink", "JHESimulator",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]

@@ -8,6 +8,8 @@ packages=(
   libdbus-1-dev      # D-Bus client library (BlueZ is reached over D-Bus)
   libsqlite3-dev     # offline queue
   libcurl4-openssl-dev
+  libssl-dev         # the console's TLS and password hash (OpenSSL, which libcurl4 already brings)
+  curl               # the HTTPS client of the console's TLS tests
   dbus-daemon        # private buses for the process-level tests
   python3-dbus python3-gi libglib2.0-bin systemd   # other D-Bus clients (python-dbus, gdbus, busctl) in compatibility tests
   ca-certificates

@@ -28,7 +28,7 @@ struct EdgeGatewayCommand: AsyncParsableCommand {
         subcommands: [
             DecodeCommand.self, ScanCommand.self, PairCommand.self, LiveCommand.self, SensorsCommand.self,
             ForgetCommand.self, QueueCommand.self, RunCommand.self, EnrollCommand.self, ConfigCommand.self,
-            StatusCommand.self, DoctorCommand.self,
+            StatusCommand.self, DoctorCommand.self, WebCommand.self,
         ]
     )
 }

@@ -37,6 +37,12 @@ struct RunCommand: AsyncParsableCommand {
         Self.unblockTerminationSignals()
         let configuration = try state.loadConfiguration()
         if let names = configuration.bluetooth.adapterNames { try await Self.checkAdaptersPresent(names) }
+        do {
+            _ = try ConsoleSecuritySetup.prepare(configuration.web, stateDirectory: configuration.gateway.stateDirectory)
+        } catch {
+            StandardError.writeLine("edge-gateway run: \(error)")
+            throw ExitStatus.configuration
+        }
         GatewayLogging.bootstrap(level: logLevel)
         let daemon = Gateway(
             configuration: configuration, environment: ProcessInfo.processInfo.environment,

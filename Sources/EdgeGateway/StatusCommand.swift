@@ -32,7 +32,8 @@ struct StatusCommand: AsyncParsableCommand {
                 held},
               uplink {enrolled, credentials_error, server, fhir_url, server_error, patient_id,
                 device_id, token_expires_at, token_expired, token_refreshes, last_success_at,
-                last_error_at, last_error, current_error, failing_since, reenrolment_required}
+                last_error_at, last_error, current_error, failing_since, reenrolment_required},
+              console {listen, tls, password_set, certificate_sha256} (null when [web] listen is off)
             Times are RFC 3339 UTC, ages in seconds; unknown values are null (the daemon's \
             counters are null for a strap it has not reported on).
 

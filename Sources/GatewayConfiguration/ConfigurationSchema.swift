@@ -73,8 +73,16 @@ enum ConfigurationSchema {
         .text(
             "web", "listen", \.web.listen,
             allowed:
-                "\"\" (off) or a loopback host:port, such as 127.0.0.1:8080 (from another machine, through an SSH tunnel: ssh -L 8080:127.0.0.1:8080 BOX)",
-            check: ValueChecks.loopbackListen),
+                "\"\" (off), a loopback host:port such as 127.0.0.1:8080 (no password; from another machine through an SSH tunnel), or any other host:port such as 0.0.0.0:8443 (TLS and a password: edge-gateway web set-password)",
+            check: ValueChecks.listen),
+        .optionalText(
+            "web", "tls_cert", \.web.tlsCertificate,
+            allowed: "\"\" (a self-signed certificate the gateway makes) or the path of a readable PEM certificate (with tls_key)",
+            check: ValueChecks.readableFile),
+        .optionalText(
+            "web", "tls_key", \.web.tlsKey,
+            allowed: "\"\" (the gateway's own) or the path of a readable PEM private key, unencrypted (with tls_cert)",
+            check: ValueChecks.readableFile),
     ]
 
     /// The keys of one section, in file order.

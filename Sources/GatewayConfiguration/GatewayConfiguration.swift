@@ -106,8 +106,12 @@ package struct GatewayConfiguration: Sendable, Equatable {
 
     /// `[web]`: the console in the browser.
     package struct Web: Sendable, Equatable {
-        /// Loopback `host:port` to serve the console on; empty means off.
+        /// `host:port` to serve the console on; empty means off. Beyond loopback: TLS and a password.
         package var listen = ""
+        /// The certificate (PEM) for TLS; nil: the gateway's own, self-signed.
+        package var tlsCertificate: String?
+        /// The certificate's private key (PEM); given with `tlsCertificate` or not at all.
+        package var tlsKey: String?
     }
 
     /// `[gateway]`: the box's name, its state directory (which `--state-dir` overrides) and the

@@ -126,15 +126,14 @@ enum ValueChecks {
         return text
     }
 
-    /// As `listen`, on a loopback address only: the console shows patients' heart rates, and
-    /// is never served to the network without TLS and a password, which it does not have.
-    @Sendable static func loopbackListen(_ text: String) throws(SettingValueError) -> String {
-        guard !text.isEmpty else { return text }
-        guard let address = ListenAddress(text) else { throw .notAllowed(detail: nil) }
-        guard address.isLoopback else {
-            throw .notAllowed(detail: "the console shows heart rates and is served without TLS or a password, so only on this machine")
+    /// A file the gateway's user can read (a key or certificate, parsed when the daemon starts).
+    @Sendable static func readableFile(_ text: String) throws(SettingValueError) {
+        switch FileKind(atPath: text) {
+        case .missing: throw .notAllowed(detail: "no such file")
+        case .directory: throw .notAllowed(detail: "it is a directory")
+        case .other: break
         }
-        return text
+        guard FileManager.default.isReadableFile(atPath: text) else { throw .notAllowed(detail: "the file is not readable") }
     }
 }
 

@@ -17,7 +17,7 @@ arm64_repo=$(cd "$arm64_here/../.." && pwd)
 arm64_toolchain=$arm64_cache/sid
 arm64_toolchain_packages=(
     swiftlang git ca-certificates make pkg-config file binutils
-    libstdc++-16-dev libdbus-1-dev libsqlite3-dev libcurl4-openssl-dev
+    libstdc++-16-dev libdbus-1-dev libsqlite3-dev libcurl4-openssl-dev libssl-dev curl
     dbus-daemon python3 python3-dbus python3-gi python3-jsonschema libglib2.0-bin systemd procps dpkg-dev
     prometheus
 )
@@ -120,7 +120,7 @@ arm64_ensure_toolchain() {
 # sysroot and SDK, what the shipped binary is built with; the functions take a release, because
 # the tests need trixie's (see arm64_ensure_sdk).
 arm64_sysroot=$arm64_cache/sysroot-bookworm
-arm64_sysroot_packages=(libc6-dev libdbus-1-dev libsqlite3-dev libcurl4-openssl-dev)
+arm64_sysroot_packages=(libc6-dev libdbus-1-dev libsqlite3-dev libcurl4-openssl-dev libssl-dev)
 arm64_sdk_name=edge-gateway-bookworm-arm64
 arm64_sdk_bundle=$arm64_cache/sdk/$arm64_sdk_name.artifactbundle
 arm64_sdk_dir=$arm64_sdk_bundle/$arm64_sdk_name
@@ -182,8 +182,8 @@ arm64_merge_usr() {
 # arm64 libraries and headers (with each package's shlibs and symbols files under
 # var/lib/dpkg/info, which dpkg-shlibdeps reads to write Depends:), and the arm64 Swift runtime
 # and modules from sid's swiftlang of exactly the sid root's version (modules only load in the
-# compiler that built them). Its stamp holds that version, so a sid root remade with a newer
-# Swift gets a new sysroot too.
+# compiler that built them). Its stamp holds that version and the package list, so a sid root
+# remade with a newer Swift, or a package added, gets a new sysroot too.
 arm64_ensure_sysroot() {
     local release=${1:-bookworm}
     local root=$arm64_cache/sysroot-$release version gcc
@@ -192,7 +192,8 @@ arm64_ensure_sysroot() {
     arm64_ensure_toolchain
     version=$(dpkg-query --admindir="$arm64_toolchain/var/lib/dpkg" -W -f '${Version}' swiftlang) \
         || arm64_fail "the sid root $arm64_toolchain has no swiftlang: remove it and run again"
-    [[ -f $root/.egw-ready && $(cat "$root/.egw-ready") == "$version" ]] && return 0
+    local stamp="$version ${packages[*]}"
+    [[ -f $root/.egw-ready && $(cat "$root/.egw-ready") == "$stamp" ]] && return 0
     arm64_need_root "making the arm64 sysroot ($root)"
     arm64_host_packages debian-archive-keyring
     local log=$arm64_cache/sysroot-$release.log
@@ -264,7 +265,7 @@ arm64_ensure_sysroot() {
         [[ -e $root/$needed ]] || arm64_fail "the sysroot lacks $needed after unpacking (log: $log)"
     done
     echo "swiftlang $version arm64" >>"$root/var/lib/dpkg/egw-packages"
-    echo "$version" >"$root/.egw-ready"
+    echo "$stamp" >"$root/.egw-ready"
 }
 
 # Runs glibc-compat-test.c in the sid root (x86-64, glibc >= 2.38): the compat functions against

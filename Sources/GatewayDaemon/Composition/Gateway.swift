@@ -6,6 +6,7 @@ import FoundationEssentials
 import Foundation
 #endif
 import GatewayConfiguration
+import GatewayOperations
 import GatewayPipeline
 import GatewayStatus
 import Glibc
@@ -107,7 +108,7 @@ package struct Gateway {
             services.append(try metricsServer(counters: counters, queue: queue))
         }
         if !configuration.web.listen.isEmpty {
-            services.append(try consoleServer(counters: counters, queue: queue))
+            services.append(try consoleServer(counters: counters, queue: queue, held: held, committed: committed))
         }
         let group = ServiceGroup(
             configuration: ServiceGroupConfiguration(
@@ -132,19 +133,37 @@ package struct Gateway {
         }
     }
 
-    /// Serves the console on `[web] listen` (a loopback address: the configuration refuses others).
-    private func consoleServer(counters: DaemonCounters, queue: OfflineQueue) throws -> HTTPServer {
+    /// Serves the console on `[web] listen`: on loopback as it is, beyond it over TLS behind a
+    /// password (`ConsoleSecuritySetup`, which `run` checked before starting).
+    private func consoleServer(counters: DaemonCounters, queue: OfflineQueue, held: OfflineQueue, committed: ChangeSignal) throws -> HTTPServer {
         let address = try Self.listenAddress(configuration.web.listen, key: "[web] listen")
+        let tls = try ConsoleSecuritySetup.prepare(configuration.web, stateDirectory: stateDirectory)
         let report = liveReport(counters)
         let storage = StorageFigures(queue: queue, stateDirectory: stateDirectory)
-        let routes = ConsoleRoutes(
+        var routes = ConsoleRoutes(
             snapshot: {
                 let (queue, disk, movedAside) = await storage.current()
                 return ConsoleRoutes.snapshotJSON(
                     report: report(), queue: queue, disk: disk, movedAside: movedAside, uploads: counters.read(\.recentUploads))
             },
             history: { counters.heartRateHistory(endingAt: Int64(Date().timeIntervalSince1970)) }, port: address.port)
-        return HTTPServer(address: address, role: .console, logger: logger, handler: routes.handle)
+        let (clock, configuration, stateDirectory) = (clock, configuration, stateDirectory)
+        routes.logger = logger
+        routes.actions = ConsoleActions(
+            retryDead: {
+                let moved = try await queue.retryDead()
+                if moved > 0 { committed.raise() }
+                return moved
+            },
+            releaseHeld: {
+                let released = try await HeldSamples(held: held, queue: queue).release(now: clock.now)
+                if released.repaired > 0 { committed.raise() }
+                return released
+            },
+            doctor: { await Doctor(stateDirectory: stateDirectory, configuration: configuration).run() })
+        guard let tls else { return HTTPServer(address: address, role: .console, logger: logger, handler: routes.handle) }
+        let gate = ConsoleGate(routes: routes, sessions: ConsoleSessions(stateDirectory: stateDirectory), logger: logger)
+        return HTTPServer(address: address, role: .console, logger: logger, tls: tls, handler: gate.handle)
     }
 
     /// Serves `/metrics` on `[metrics] listen` from the counters and the queue's own counts.

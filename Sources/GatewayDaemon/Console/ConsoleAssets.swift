@@ -17,6 +17,7 @@ enum ConsoleAssets {
         <header>
         <h1><span id="gateway-name">edge-gateway</span></h1>
         <p id="link" role="status">connecting…</p>
+        <button id="logout" type="button" hidden>Log out</button>
         </header>
         <main>
         <section aria-labelledby="alerts-title">
@@ -52,6 +53,14 @@ enum ConsoleAssets {
         <h2 id="uplink-title">Uplink</h2>
         <dl id="uplink"></dl>
         </section>
+        <section aria-labelledby="actions-title">
+        <h2 id="actions-title">Actions</h2>
+        <p class="actions"><button type="button" data-action="retry-dead">Retry dead letters</button>
+        <button type="button" data-action="release-held">Release held samples</button>
+        <button type="button" data-action="doctor">Run doctor</button></p>
+        <p id="action-result" role="status" aria-live="polite"></p>
+        <ul id="doctor"></ul>
+        </section>
         </main>
         </body>
         </html>
@@ -85,6 +94,15 @@ enum ConsoleAssets {
         dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.2rem 1rem; margin: 0; }
         dt { color: var(--muted); }
         dd { margin: 0; }
+        #logout { margin-left: auto; }
+        p.actions { display: flex; flex-wrap: wrap; gap: 0.5rem; }
+        #doctor { list-style: none; padding: 0; }
+        #doctor li { padding: 0.2rem 0; }
+        #doctor li.bad { color: var(--bad); }
+        #doctor .detail { display: block; color: var(--muted); font-size: 0.9rem; }
+        button, input { font: inherit; padding: 0.4rem 0.8rem; }
+        form.login { max-width: 22rem; margin: 2rem auto; display: grid; gap: 0.5rem; }
+        form.login .alert { margin: 0; padding: 0.3rem 0.6rem; border-left: 4px solid var(--bad); background: #fbeaea; }
         @media (max-width: 40rem) {
           body { font-size: 15px; }
           table thead { position: absolute; left: -10000px; }
@@ -275,9 +293,67 @@ enum ConsoleAssets {
           source.onerror = () => {
             link.textContent = "connection to the gateway lost; retrying…";
             link.className = "lost";
+            // Beyond loopback a session ends (logout elsewhere, 12 hours, a new password): log in again.
+            fetch("/api/session").then((reply) => { if (reply.status === 401) location.assign("/login"); }).catch(() => {});
           };
         }
 
+        // Every state-changing request carries the CSRF token /api/session gives (a page elsewhere
+        // cannot read it); beyond loopback the page also has a session to log out of.
+        let csrf = "";
+        function session() {
+          fetch("/api/session").then((reply) => (reply.ok ? reply.json() : null)).then((data) => {
+            if (!data) return;
+            csrf = data.csrf;
+            if (!data.session) return;
+            const button = document.getElementById("logout");
+            button.hidden = false;
+            button.onclick = () =>
+              fetch("/logout", { method: "POST", headers: { "X-CSRF-Token": csrf } }).then(() => location.assign("/login"));
+          }).catch(() => {});
+        }
+
+        function describe(name, ok, data) {
+          if (!ok) return "failed: " + (data.error || "the gateway refused");
+          if (name === "retry-dead") return data.moved + " dead letter(s) moved back to pending";
+          if (name === "release-held") {
+            return data.released + " held sample(s) released: " + data.repaired + " queued, " + data.unrepairable
+              + " from an earlier boot to dead letters, " + data.undecodable + " undecodable";
+          }
+          return data.failed === 0 ? "doctor: all " + data.passed + " checks passed"
+            : "doctor: " + data.failed + " of " + (data.passed + data.failed) + " checks failed";
+        }
+
+        function doctor(checks) {
+          document.getElementById("doctor").replaceChildren(...checks.map((check) => {
+            const item = el("li", (check.ok ? "✓ " : "✗ ") + check.check + ": " + check.detail, check.ok ? "ok" : "bad");
+            if (check.fix) item.append(el("span", "fix: " + check.fix, "detail"));
+            return item;
+          }));
+        }
+
+        function actions() {
+          for (const button of document.querySelectorAll("button[data-action]")) {
+            button.onclick = () => {
+              const name = button.dataset.action;
+              const result = document.getElementById("action-result");
+              result.textContent = button.textContent + "…";
+              button.disabled = true;
+              fetch("/api/actions/" + name, { method: "POST", headers: { "X-CSRF-Token": csrf } })
+                .then((reply) => ((reply.headers.get("Content-Type") || "").startsWith("application/json")
+                  ? reply.json() : reply.text().then((text) => ({ error: text.trim() }))).then((data) => [reply.ok, data]))
+                .then(([ok, data]) => {
+                  result.textContent = describe(name, ok, data);
+                  if (name === "doctor" && ok) doctor(data.checks);
+                })
+                .catch((error) => { result.textContent = "failed: " + error; })
+                .finally(() => { button.disabled = false; });
+            };
+          }
+        }
+
         connect();
+        session();
+        actions();
         """
 }

@@ -6,6 +6,7 @@ import Foundation
 import GatewayConfiguration
 import GatewayPipeline
 import GatewayStatus
+import Logging
 import OfflineQueue
 import OutputFormats
 import ProcessThreads
@@ -17,8 +18,9 @@ import Synchronization
 /// (a snapshot every second as server-sent events, for as long as the page is open: with no
 /// page open the console costs only the tallies' ten-minute rings).
 ///
-/// The console is served on loopback only, without a password; a request whose `Host` is not
-/// this machine's is refused, so a web page elsewhere cannot reach it through DNS rebinding.
+/// On loopback the console needs no password; a request whose `Host` is not this machine's is
+/// refused, so a web page elsewhere cannot reach it through DNS rebinding. Beyond loopback it is
+/// served over TLS behind `ConsoleGate` (a password, sessions, CSRF tokens).
 struct ConsoleRoutes: Sendable {
     /// One snapshot: the daemon's report, the queue's counts and the state disk, as JSON.
     let snapshot: @Sendable () async -> [UInt8]
@@ -29,6 +31,12 @@ struct ConsoleRoutes: Sendable {
     let port: Int
     /// Between two events of a stream.
     var interval: Duration = .seconds(1)
+    /// The buttons' work; nil: no actions (they answer 404).
+    var actions: ConsoleActions?
+    /// On loopback, the token every POST must carry (`X-CSRF-Token`): a page elsewhere can make
+    /// the browser post to 127.0.0.1 but cannot read `/api/session` to learn it.
+    var csrf = ConsoleSessions.randomToken()
+    var logger = Logger(label: "edge-gateway.console")
 
     /// Every reply carries these: the page's scripts and styles come only from the box.
     static let securityHeaders: [(name: String, value: String)] = [
@@ -43,12 +51,22 @@ struct ConsoleRoutes: Sendable {
         guard Self.hostIsLocal(request.header("Host"), port: port) else {
             return .text(421, "Misdirected Request", "the console answers only requests to this machine (127.0.0.1, localhost, [::1])\n")
         }
+        if request.method != "GET" && request.method != "HEAD" {
+            guard request.header("X-CSRF-Token") == csrf, ConsoleGate.sameOrigin(request, scheme: "http") else {
+                logger.warning("the console refused a request without its CSRF token", metadata: ["path": "\(request.path)", "client": "\(request.peer)"])
+                return .text(403, "Forbidden", "the request did not carry the console's CSRF token; reload the page\n")
+            }
+        }
         var reply = await route(request)
         reply.headers += Self.securityHeaders
         return reply
     }
 
-    private func route(_ request: HTTPRequest) async -> HTTPReply {
+    /// The reply to `request`, once it may be answered (the `Host` check, or `ConsoleGate`).
+    func route(_ request: HTTPRequest) async -> HTTPReply {
+        if request.method == "POST", request.path.hasPrefix(Self.actionPrefix) {
+            return await act(String(request.path.dropFirst(Self.actionPrefix.count)), for: request)
+        }
         guard request.method == "GET" || request.method == "HEAD" else {
             return .text(405, "Method Not Allowed", "the console answers GET\n", headers: [("Allow", "GET, HEAD")])
         }
@@ -65,6 +83,11 @@ struct ConsoleRoutes: Sendable {
                 body: Self.historyJSON(history()))
         case "/api/events":
             return .eventStream(events())
+        case "/api/session":
+            // On loopback there is no session (ConsoleGate answers beyond it): nothing to log out of.
+            return HTTPReply(
+                status: 200, reason: "OK", headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")],
+                body: Array("{\"csrf\":\"\(csrf)\",\"session\":false}".utf8))
         default:
             return .text(404, "Not Found", "no such page on the console\n")
         }
@@ -81,6 +104,19 @@ struct ConsoleRoutes: Sendable {
             }
             return Array("event: status\ndata: ".utf8) + (await snapshot()) + Array("\n\n".utf8)
         }
+    }
+
+    static let actionPrefix = "/api/actions/"
+
+    /// Runs a button's action (its CSRF token already checked), logged with the client.
+    private func act(_ name: String, for request: HTTPRequest) async -> HTTPReply {
+        guard let actions, let (status, json, summary) = await actions.run(name) else {
+            return .text(404, "Not Found", "no such action (\(ConsoleActions.names.joined(separator: ", ")))\n")
+        }
+        logger.notice("console action", metadata: ["action": "\(name)", "client": "\(request.peer)", "result": "\(summary)"])
+        return HTTPReply(
+            status: status, reason: status == 200 ? "OK" : "Internal Server Error",
+            headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")], body: json)
     }
 
     private static func asset(_ text: String, type: String) -> HTTPReply {

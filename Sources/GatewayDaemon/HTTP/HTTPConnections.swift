@@ -1,3 +1,4 @@
+import ConsoleSecurity
 import Dispatch
 import Glibc
 import Logging
@@ -13,6 +14,10 @@ import Logging
 /// deadline sweep runs only while a connection has a deadline (a request or reply under way, a
 /// stream its client stopped reading), so neither an idle server nor a page left open wakes
 /// for it.
+///
+/// With a `TLSContext` every connection speaks TLS: its channel turns the bytes received into
+/// the request and each reply into records, and everything above (parsing, deadlines, the
+/// unsent cap) sees the same bytes as without it.
 final class HTTPConnections: @unchecked Sendable {
     static let capacity = 64
     static let requestDeadline = DispatchTimeInterval.seconds(5)
@@ -26,6 +31,9 @@ final class HTTPConnections: @unchecked Sendable {
     private struct Connection {
         let reader: DispatchSourceRead
         let opened: DispatchTime
+        /// The client's address (the login brake, the log).
+        let peer: String
+        let tls: TLSChannel?
         var received: [UInt8] = []
         /// Set once the request is whole: reading stops (the source is suspended), except on
         /// an event stream, where it goes on only to see the client go.
@@ -47,14 +55,19 @@ final class HTTPConnections: @unchecked Sendable {
     private let queue: DispatchQueue
     private let logger: Logger
     private let maximumBody: Int
+    private let tls: TLSContext?
     private let handler: @Sendable (HTTPRequest) async -> HTTPReply
     private var open: [Int32: Connection] = [:]
     private var sweep: DispatchSourceTimer?
 
-    init(queue: DispatchQueue, logger: Logger, maximumBody: Int, handler: @escaping @Sendable (HTTPRequest) async -> HTTPReply) {
+    init(
+        queue: DispatchQueue, logger: Logger, maximumBody: Int, tls: TLSContext? = nil,
+        handler: @escaping @Sendable (HTTPRequest) async -> HTTPReply
+    ) {
         self.queue = queue
         self.logger = logger
         self.maximumBody = maximumBody
+        self.tls = tls
         self.handler = handler
     }
 
@@ -69,13 +82,21 @@ final class HTTPConnections: @unchecked Sendable {
             logger.debug("connections at their limit: ending the longest-waiting one", metadata: ["limit": "\(Self.capacity)"])
             end(oldest)
         }
+        let channel: TLSChannel?
+        do {
+            channel = try tls?.channel()
+        } catch {
+            logger.warning("cannot take a console connection", metadata: ["error": "\(error)"])
+            close(descriptor)
+            return
+        }
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         var kernelBuffer = Self.kernelSendBuffer
         setsockopt(descriptor, SOL_SOCKET, SO_SNDBUF, &kernelBuffer, socklen_t(MemoryLayout<Int32>.size))
         let reader = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
         reader.setEventHandler { [unowned self] in readable(descriptor) }
         reader.setCancelHandler { close(descriptor) }
-        open[descriptor] = Connection(reader: reader, opened: .now())
+        open[descriptor] = Connection(reader: reader, opened: .now(), peer: Self.peer(of: descriptor), tls: channel)
         reader.resume()
         if sweep == nil { startSweep() }
     }
@@ -86,7 +107,7 @@ final class HTTPConnections: @unchecked Sendable {
     }
 
     private func readable(_ descriptor: Int32) {
-        guard var connection = open[descriptor] else { return }
+        guard let tls = open[descriptor].map(\.tls) else { return }
         var chunk = [UInt8](repeating: 0, count: 4096)
         let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
         if count < 0 && (errno == EAGAIN || errno == EINTR) { return }
@@ -94,8 +115,20 @@ final class HTTPConnections: @unchecked Sendable {
             end(descriptor)
             return
         }
-        guard !connection.answering else { return }
-        connection.received += chunk[..<count]
+        var bytes = chunk[..<count]
+        if let tls {
+            do {
+                let (plaintext, reply) = try tls.receive(bytes)
+                if !reply.isEmpty { transmit(reply, to: descriptor) }
+                bytes = plaintext[...]
+            } catch {
+                logger.debug("a TLS connection failed", metadata: ["error": "\(error)"])
+                end(descriptor)
+                return
+            }
+        }
+        guard var connection = open[descriptor], !connection.answering, !bytes.isEmpty else { return }
+        connection.received += bytes
         let request: HTTPRequest
         switch HTTPRequest.parse(connection.received, maximumBody: maximumBody) {
         case .incomplete:
@@ -108,7 +141,8 @@ final class HTTPConnections: @unchecked Sendable {
             open[descriptor] = connection
             send(reply.head() + reply.body, to: descriptor)
             return
-        case .request(let parsed):
+        case .request(var parsed):
+            parsed.peer = connection.peer
             request = parsed
         }
         connection.answering = true
@@ -148,9 +182,15 @@ final class HTTPConnections: @unchecked Sendable {
         send(reply.head(), to: descriptor)
     }
 
-    /// Sends what the socket takes now and keeps the rest until it drains; ends the connection
-    /// once all is sent and nothing more is to come.
+    /// Sends `bytes` of the reply (as TLS records on a TLS connection).
     private func send(_ bytes: [UInt8], to descriptor: Int32) {
+        guard let connection = open[descriptor] else { return }
+        transmit(connection.tls?.seal(bytes) ?? bytes, to: descriptor)
+    }
+
+    /// Sends what the socket takes now and keeps the rest until it drains; ends the connection
+    /// once the reply is all sent and nothing more is to come.
+    private func transmit(_ bytes: [UInt8], to descriptor: Int32) {
         guard var connection = open[descriptor] else { return }
         var unsent = connection.unsent + bytes
         while !unsent.isEmpty {
@@ -165,7 +205,10 @@ final class HTTPConnections: @unchecked Sendable {
                 return
             }
         }
-        if unsent.isEmpty && connection.closeWhenSent {
+        if unsent.isEmpty && connection.closeWhenSent && connection.answering {
+            if let alert = connection.tls?.close(), !alert.isEmpty {
+                _ = alert.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            }
             end(descriptor)
             return
         }
@@ -182,7 +225,7 @@ final class HTTPConnections: @unchecked Sendable {
             connection.writer = nil
         } else if connection.writer == nil {
             let writer = DispatchSource.makeWriteSource(fileDescriptor: descriptor, queue: queue)
-            writer.setEventHandler { [unowned self] in send([], to: descriptor) }
+            writer.setEventHandler { [unowned self] in transmit([], to: descriptor) }
             connection.writer = writer
             writer.resume()
         }
@@ -200,6 +243,19 @@ final class HTTPConnections: @unchecked Sendable {
             sweep?.cancel()
             sweep = nil
         }
+    }
+
+    /// `getpeername` as text: `192.0.2.7`, `::1`.
+    private static func peer(of descriptor: Int32) -> String {
+        var address = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        var host = [CChar](repeating: 0, count: Int(NI_MAXHOST))
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                getpeername(descriptor, $0, &length) == 0 && getnameinfo($0, length, &host, socklen_t(host.count), nil, 0, NI_NUMERICHOST) == 0
+            }
+        }
+        return named ? String(decoding: host.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self) : "unknown"
     }
 
     private func startSweep() {

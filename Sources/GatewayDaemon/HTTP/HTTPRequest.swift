@@ -14,6 +14,8 @@ struct HTTPRequest: Sendable, Equatable {
     let headers: [String: String]
     /// The body (`Content-Length` bytes).
     let body: [UInt8]
+    /// The client's address, as the connection gave it.
+    var peer = ""
 
     /// The field `name` (any case), if sent.
     func header(_ name: String) -> String? {

@@ -1,3 +1,4 @@
+import ConsoleSecurity
 import Dispatch
 import GatewayConfiguration
 import Logging
@@ -31,16 +32,18 @@ final class HTTPServer: Service, Sendable {
     private let role: Role
     private let logger: Logger
     private let handler: @Sendable (HTTPRequest) async -> HTTPReply
+    private let tls: TLSContext?
     private let bound = BoundPort()
 
-    /// A server for `address` answering with `handler`.
+    /// A server for `address` answering with `handler`, over TLS when `tls` is given.
     init(
-        address: ListenAddress, role: Role, logger: Logger = Logger(label: "edge-gateway.http"),
+        address: ListenAddress, role: Role, logger: Logger = Logger(label: "edge-gateway.http"), tls: TLSContext? = nil,
         handler: @escaping @Sendable (HTTPRequest) async -> HTTPReply
     ) {
         self.address = address
         self.role = role
         self.logger = logger
+        self.tls = tls
         self.handler = handler
     }
 
@@ -61,7 +64,7 @@ final class HTTPServer: Service, Sendable {
             throw error
         }
         let queue = DispatchQueue(label: "edge-gateway.http.\(role.code.rawValue)")
-        let connections = HTTPConnections(queue: queue, logger: logger, maximumBody: role.maximumBody, handler: handler)
+        let connections = HTTPConnections(queue: queue, logger: logger, maximumBody: role.maximumBody, tls: tls, handler: handler)
         let source = DispatchSource.makeReadSource(fileDescriptor: listener.descriptor, queue: queue)
         source.setEventHandler {
             while let connection = listener.accept() { connections.add(connection) }

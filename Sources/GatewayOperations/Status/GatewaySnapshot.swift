@@ -35,6 +35,8 @@ package struct GatewaySnapshot {
     /// nil when not enrolled.
     let credentials: Result<Credentials?, UplinkError>
     let clockSynchronized: Bool
+    /// nil when `[web] listen` is off.
+    let console: ConsoleAccess?
 
     /// Reads the snapshot.
     package static func load(stateDirectory: String, configuration: GatewayConfiguration, now: Date = Date()) async throws(StateDirectoryError)
@@ -73,7 +75,8 @@ package struct GatewaySnapshot {
             queue: await queueStats(path: stateDirectory + "/queue.sqlite"),
             held: await queueStats(path: stateDirectory + "/" + HeldSamples.fileName),
             movedAside: MovedAsideQueue.find(in: stateDirectory),
-            credentials: credentials, clockSynchronized: CaptureClock.isSynchronized)
+            credentials: credentials, clockSynchronized: CaptureClock.isSynchronized,
+            console: ConsoleAccess(configuration.web, stateDirectory: stateDirectory))
     }
 
     /// A queue file's statistics, read with `.attach` (never creating, checking or replacing the

@@ -25,7 +25,17 @@ package enum StatusJSON {
         line.add("storage", .object(storage(snapshot)))
         line.add("queue", .object(queue(snapshot.queue, held: snapshot.heldCount, movedAside: snapshot.movedAside)))
         line.add("uplink", .object(uplink(snapshot)))
+        line.add("console", snapshot.console.map { .object(console($0)) } ?? .null)
         return line.text
+    }
+
+    private static func console(_ console: ConsoleAccess) -> JSONLine {
+        var line = JSONLine()
+        line.add("listen", .string(console.listen))
+        line.add("tls", .boolean(console.secured))
+        line.add("password_set", .boolean(console.passwordSet))
+        line.add("certificate_sha256", .optional(console.certificateFingerprint))
+        return line
     }
 
     private static func time(_ date: Date?) -> JSONLine.Value {

@@ -30,6 +30,7 @@ package enum StatusText {
                 "storage", "slow: the last commit took \(DecimalText.seconds(nanoseconds: Int64(seconds * 1e9))) s (samples wait in memory; nothing is lost)",
             ])
         }
+        if let console = snapshot.console { heading.add(["console", console.summary]) }
         lines += heading.lines
         lines += [""] + sensors(snapshot)
         if let adapters = snapshot.report?.adapters {

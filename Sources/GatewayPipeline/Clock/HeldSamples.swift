@@ -26,7 +26,8 @@ package struct HeldSamples {
     }
 
     /// What one release moved.
-    package struct Release: Equatable {
+    package struct Release: Equatable, Sendable {
+
         /// Re-stamped and queued for upload.
         package var repaired = 0
         /// From another boot: dead letters (`clock-unrepairable`).

@@ -59,8 +59,8 @@ final class DaemonFixture: Sendable {
     }
 
     /// Runs an `edge-gateway` command against this fixture's state and bus.
-    func command(_ arguments: [String]) async throws -> GatewayProcess.Result {
-        try await GatewayProcess.run(arguments + ["--state-dir", stateDirectory], environment: environment)
+    func command(_ arguments: [String], standardInput: String? = nil) async throws -> GatewayProcess.Result {
+        try await GatewayProcess.run(arguments + ["--state-dir", stateDirectory], environment: environment, standardInput: standardInput)
     }
 
     /// Starts `edge-gateway run` (with `extra` environment); its log goes to `daemon-<n>.log`.

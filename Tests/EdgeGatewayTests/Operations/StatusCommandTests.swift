@@ -174,7 +174,7 @@ struct StatusCommandTests {
             let snapshot = GatewaySnapshot(
                 stateDirectory: "/state", configuration: configuration, now: Date(), report: nil,
                 liveness: DaemonLiveness(report: nil, reportProblem: nil, now: Date()), bindings: [], bindingsProblem: nil,
-                queue: .success(nil), held: .success(nil), movedAside: [], credentials: .success(nil), clockSynchronized: false)
+                queue: .success(nil), held: .success(nil), movedAside: [], credentials: .success(nil), clockSynchronized: false, console: nil)
             return StatusText.render(snapshot).first { $0.hasPrefix("clock") }
         }
         #expect(clockLine(holding: true)?.hasSuffix("NOT synchronised (samples are held until it is)") == true)

@@ -100,9 +100,9 @@ struct ConfigurationErrorTests {
                 "/cfg/gateway.toml: [bluetooth] max_parallel_connects_by_adapter = \"hci0=9\" is not allowed (\"hci0=9\" is not hciN=count); expected \"\" or hciN=count pairs separated by commas, such as \"hci0=1, hci1=4\" (counts from 1 to 8)"
         ),
         Case(
-            text: "[web]\nlisten = \"0.0.0.0:8080\"\n", code: .invalidValue,
+            text: "[web]\ntls_key = \"/nonexistent/web.key\"\n", code: .invalidValue,
             message:
-                "/cfg/gateway.toml: [web] listen = \"0.0.0.0:8080\" is not allowed (the console shows heart rates and is served without TLS or a password, so only on this machine); expected \"\" (off) or a loopback host:port, such as 127.0.0.1:8080 (from another machine, through an SSH tunnel: ssh -L 8080:127.0.0.1:8080 BOX)"
+                "/cfg/gateway.toml: [web] tls_key = \"/nonexistent/web.key\" is not allowed (no such file); expected \"\" (the gateway's own) or the path of a readable PEM private key, unencrypted (with tls_cert)"
         ),
         Case(
             text: "[uplink]\nbase_url = \"http://jhe.example.org\"\n", code: .invalidValue,

@@ -53,7 +53,9 @@ struct ConfigurationParsingTests {
         listen = "127.0.0.1:9464"
 
         [web]
-        listen = "127.0.0.1:8080"
+        listen = "0.0.0.0:8443"
+        tls_cert = "\(caFile)"
+        tls_key = "\(caFile)"
         """
     }
 
@@ -96,7 +98,9 @@ struct ConfigurationParsingTests {
         expected.uplink.caFile = caFile
         expected.uplink.timeout = .seconds(20)
         expected.metrics.listen = "127.0.0.1:9464"
-        expected.web.listen = "127.0.0.1:8080"
+        expected.web.listen = "0.0.0.0:8443"
+        expected.web.tlsCertificate = caFile
+        expected.web.tlsKey = caFile
         #expect(try ConfigurationLoader.load(text: text, path: Self.path, environment: [:]) == expected)
     }
 
