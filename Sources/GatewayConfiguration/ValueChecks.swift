@@ -106,12 +106,7 @@ enum ValueChecks {
     /// A file that exists and can be read now (its PEM content is checked when the uplink
     /// loads it).
     @Sendable static func caFile(_ text: String) throws(SettingValueError) {
-        switch FileKind(atPath: text) {
-        case .missing: throw .notAllowed(detail: "no such file")
-        case .directory: throw .notAllowed(detail: "it is a directory")
-        case .other: break
-        }
-        guard FileManager.default.isReadableFile(atPath: text) else { throw .notAllowed(detail: "the file is not readable") }
+        try readableFile(text)
         do throws(UplinkError) {
             try PEMTrustRoots.check(text)
         } catch {

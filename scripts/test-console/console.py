@@ -16,16 +16,9 @@ import urllib.request
 
 from playwright.sync_api import sync_playwright
 
+from checks import check, finish, wait_until
+
 url, bus, strap, hostile, out = sys.argv[1:6]
-failures = []
-
-
-def check(condition, what):
-    print(("ok      " if condition else "FAILED  ") + what)
-    if not condition:
-        failures.append(what)
-
-
 def fetch(path, host=None, method="GET"):
     request = urllib.request.Request(url + path, method=method, headers={"Host": host} if host else {})
     try:
@@ -33,15 +26,6 @@ def fetch(path, host=None, method="GET"):
             return reply.status, reply.headers, reply.read()
     except urllib.error.HTTPError as error:
         return error.code, error.headers, error.read()
-
-
-def wait_until(condition, seconds):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(0.1)
-    return False
 
 
 def answers():
@@ -153,7 +137,4 @@ with sync_playwright() as playwright:
     browser.close()
 
 print(f"test-console: screenshots in {out}")
-if failures:
-    print(f"test-console: {len(failures)} check(s) failed")
-    sys.exit(1)
-print("test-console: every check passed")
+finish("test-console")
