@@ -2,12 +2,14 @@ import GatewayOperations
 import GatewayPipeline
 import OfflineQueue
 import OutputFormats
+import Synchronization
 
 /// What the console's buttons do, in the daemon's own process, as the CLI commands of the same
 /// names do beside it: move dead letters back to pending (`queue retry-dead`), release the
 /// samples held for the clock (`queue release-held`), run the `doctor` checks. Each is a POST
 /// that carries the CSRF token (the routes check it), is logged with the client's address,
-/// and answers JSON the page shows.
+/// and answers JSON the page shows. Each runs once at a time: a second press while it runs
+/// (another page, a doctor waiting on the network) is told so (409) rather than queued.
 struct ConsoleActions: Sendable {
     /// Moves every dead letter back to pending; returns how many moved.
     let retryDead: @Sendable () async throws -> Int
@@ -16,11 +18,19 @@ struct ConsoleActions: Sendable {
     /// The doctor's findings.
     let doctor: @Sendable () async -> [DoctorCheck]
 
+    /// The actions running now.
+    private let running = Running()
+
     /// The actions' names, as the paths `/api/actions/NAME` carry them.
     static let names = ["retry-dead", "release-held", "doctor"]
 
     /// Runs `name`; the JSON reply's body, or nil for an unknown action.
     func run(_ name: String) async -> (status: Int, json: [UInt8], summary: String)? {
+        guard Self.names.contains(name) else { return nil }
+        guard running.start(name) else {
+            return (409, Self.error("\(name) is already running; wait for its result"), "refused: already running")
+        }
+        defer { running.end(name) }
         do {
             switch name {
             case "retry-dead":
@@ -40,12 +50,31 @@ struct ConsoleActions: Sendable {
                 return nil
             }
         } catch {
-            var json = JSONWriter(capacity: 128)
-            json.beginObject()
-            json.key("error")
-            json.string("\(error)")
-            json.endObject()
-            return (500, json.bytes, "failed: \(error)")
+            return (500, Self.error("\(error)"), "failed: \(error)")
         }
+    }
+
+    /// `{"error":"…"}`.
+    private static func error(_ text: String) -> [UInt8] {
+        var json = JSONWriter(capacity: 128)
+        json.beginObject()
+        json.key("error")
+        json.string(text)
+        json.endObject()
+        return json.bytes
+    }
+}
+
+/// The names of the actions under way.
+private final class Running: Sendable {
+    private let names = Mutex<Set<String>>([])
+
+    /// Whether `name` was not running (and now is).
+    func start(_ name: String) -> Bool {
+        names.withLock { $0.insert(name).inserted }
+    }
+
+    func end(_ name: String) {
+        _ = names.withLock { $0.remove(name) }
     }
 }

@@ -46,6 +46,11 @@ struct ConsoleGate: Sendable {
             var reply = HTTPReply.text(200, "OK", "logged out\n")
             reply.headers.append(("Set-Cookie", "\(ConsoleSessions.cookieName)=; Path=/; HttpOnly; Secure; SameSite=Strict; Max-Age=0"))
             return reply
+        case ("GET", "/api/events"):
+            // An open page's stream ends with its session (logout elsewhere, a new password, 12 h).
+            var reply = await routes.route(request)
+            reply.events = reply.events.map { sessions.whileLive(token, $0) }
+            return reply
         case ("GET", "/api/session"):
             let seconds = max(0, Int(ContinuousClock.now.duration(to: session.expires).components.seconds))
             return HTTPReply(

@@ -115,7 +115,7 @@ struct ConsoleRoutes: Sendable {
         }
         logger.notice("console action", metadata: ["action": "\(name)", "client": "\(request.peer)", "result": "\(summary)"])
         return HTTPReply(
-            status: status, reason: status == 200 ? "OK" : "Internal Server Error",
+            status: status, reason: [200: "OK", 409: "Conflict"][status] ?? "Internal Server Error",
             headers: [("Content-Type", "application/json"), ("Cache-Control", "no-store")], body: json)
     }
 

@@ -8,7 +8,8 @@ import Logging
 ///
 /// Non-blocking sockets with Dispatch read and write sources on the server's one serial queue:
 /// every method runs there. A request must arrive whole within 5 s of the connection, and a
-/// whole reply leave within 10 s; an event stream lasts while its client reads it, and ends when
+/// whole reply leave within 10 s of its first byte (the handler itself may take up to 5 minutes:
+/// the console's doctor waits for the network); an event stream lasts while its client reads it, and ends when
 /// the client stops reading for 10 s or 1 MiB waits unsent. At most 64 connections are open, a
 /// new one beyond that ending the one that has been waiting longest for its request. The
 /// deadline sweep runs only while a connection has a deadline (a request or reply under way, a
@@ -22,6 +23,7 @@ final class HTTPConnections: @unchecked Sendable {
     static let capacity = 64
     static let requestDeadline = DispatchTimeInterval.seconds(5)
     static let replyDeadline = DispatchTimeInterval.seconds(10)
+    static let handlerDeadline = DispatchTimeInterval.seconds(300)
     static let maximumUnsent = 1 << 20
     /// The kernel's send buffer per connection (it doubles the figure): without it, loopback
     /// takes about 4 MB from a client that reads nothing before a send falls short, so a stalled
@@ -38,6 +40,8 @@ final class HTTPConnections: @unchecked Sendable {
         /// Set once the request is whole: reading stops (the source is suspended), except on
         /// an event stream, where it goes on only to see the client go.
         var answering = false
+        /// When the reply began to be sent (its deadline runs from there).
+        var answeredAt: DispatchTime?
         var readerSuspended = false
         /// The event stream's consumer, for a streaming reply.
         var stream: Task<Void, Never>?
@@ -136,6 +140,7 @@ final class HTTPConnections: @unchecked Sendable {
             return
         case .refused(let reply):
             connection.answering = true
+            connection.answeredAt = .now()
             connection.readerSuspended = true
             connection.reader.suspend()
             open[descriptor] = connection
@@ -159,6 +164,8 @@ final class HTTPConnections: @unchecked Sendable {
 
     private func answer(_ descriptor: Int32, _ request: HTTPRequest, _ reply: HTTPReply) {
         guard var connection = open[descriptor] else { return }
+        connection.answeredAt = .now()
+        open[descriptor] = connection
         guard let events = reply.events, request.method != "HEAD" else {
             send(reply.head() + (request.method == "HEAD" ? [] : reply.body), to: descriptor)
             return
@@ -268,7 +275,9 @@ final class HTTPConnections: @unchecked Sendable {
                     logger.debug("a client has read nothing of its reply for 10 s: ending it", metadata: ["unsent": "\(connection.unsent.count)"])
                     end(descriptor)
                 } else if connection.stream == nil {
-                    let deadline = connection.opened + (connection.answering ? Self.replyDeadline : Self.requestDeadline)
+                    let deadline =
+                        connection.answeredAt.map { $0 + Self.replyDeadline }
+                        ?? connection.opened + (connection.answering ? Self.handlerDeadline : Self.requestDeadline)
                     if deadline < now { end(descriptor) }
                 }
             }

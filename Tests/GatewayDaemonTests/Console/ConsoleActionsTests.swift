@@ -22,8 +22,20 @@ struct ConsoleActionsTests {
         var description: String { "the queue is read-only" }
     }
 
-    /// A loopback console whose retry-dead moves 3 (counted in `calls`) or fails, and whose doctor finds one problem.
-    static func start(calls: Calls, retryFails: Bool = false) async throws -> (port: Int, routes: ConsoleRoutes, running: Task<Void, any Error>) {
+    /// Holds the doctor until released, as one waiting on the network does.
+    final class Hold: Sendable {
+        private let released = Mutex(false)
+        func release() { released.withLock { $0 = true } }
+        func wait() async {
+            while !released.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(20)) }
+        }
+    }
+
+    /// A loopback console whose retry-dead moves 3 (counted in `calls`) or fails, and whose
+    /// doctor finds one problem (after `hold` is released, when given).
+    static func start(calls: Calls, retryFails: Bool = false, hold: Hold? = nil) async throws -> (
+        port: Int, routes: ConsoleRoutes, running: Task<Void, any Error>
+    ) {
         let routes = Mutex<ConsoleRoutes?>(nil)
         let server = HTTPServer(address: ListenAddress(host: "127.0.0.1", port: 0), role: .console) { request in
             await routes.withLock { $0 }!.handle(request)
@@ -44,6 +56,7 @@ struct ConsoleActionsTests {
             },
             doctor: {
                 calls.add("doctor")
+                await hold?.wait()
                 return [.pass("bluetoothd", "running"), .fail("clock", "not synchronised", fix: "enable systemd-timesyncd")]
             })
         routes.withLock { $0 = made }
@@ -82,6 +95,25 @@ struct ConsoleActionsTests {
             "PUT /api/status HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(token)\r\nContent-Length: 0\r\n\r\n", port: port)
         #expect(put.hasPrefix("HTTP/1.1 405 "), "a method the console does not take, even with the token")
         #expect(calls.all == ["retry-dead", "release-held", "doctor"])
+    }
+
+    @Test("a second press while an action runs is told it is running (409); the first answers even after the 10 s a reply has to leave")
+    func oneAtATime() async throws {
+        let calls = Calls()
+        let hold = Hold()
+        let (port, routes, running) = try await Self.start(calls: calls, hold: hold)
+        defer { running.cancel() }
+        let token = "X-CSRF-Token: \(routes.csrf)"
+        let first = Task { try await Self.post("/api/actions/doctor", port: port, headers: [token]) }
+        try await waitUntil { calls.all == ["doctor"] }
+        let second = try await Self.post("/api/actions/doctor", port: port, headers: [token])
+        #expect(second.hasPrefix("HTTP/1.1 409 ") && second.hasSuffix("{\"error\":\"doctor is already running; wait for its result\"}"))
+        // A doctor waiting on the network: the reply's 10 s deadline runs from its first byte.
+        let started = ContinuousClock.now
+        try await waitUntil(timeout: .seconds(60)) { started.duration(to: .now) > .seconds(11) }
+        hold.release()
+        #expect(try await first.value.hasPrefix("HTTP/1.1 200 "))
+        #expect(calls.all == ["doctor"], "the second press ran nothing")
     }
 
     @Test("an action that fails answers 500 with what failed")

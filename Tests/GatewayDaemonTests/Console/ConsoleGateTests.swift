@@ -25,11 +25,16 @@ struct ConsoleGateTests {
         }
     }
 
-    static func start(firstWait: Duration = .seconds(1)) async throws -> Server {
+    static func start(firstWait: Duration = .seconds(1), snapshots: ConsoleServerTests.Snapshots? = nil) async throws -> Server {
         let directory = try TemporaryDirectory()
         try ConsolePassword.hashing(password, iterations: 1000).save(stateDirectory: directory.path)
         let identity = try TLSIdentity.load(certificate: nil, key: nil, stateDirectory: directory.path, names: ["localhost"])
-        let routes = ConsoleRoutes(snapshot: { Array("{\"report\":{}}".utf8) }, port: 0)
+        var routes = ConsoleRoutes(
+            snapshot: {
+                _ = snapshots?.make()
+                return Array("{\"report\":{}}".utf8)
+            }, port: 0)
+        routes.interval = .milliseconds(200)
         let gate = ConsoleGate(
             routes: routes, sessions: ConsoleSessions(stateDirectory: directory.path, firstWait: firstWait),
             logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
@@ -138,6 +143,19 @@ struct ConsoleGateTests {
         #expect(try await Self.request(server, "/api/status", ["-H", "Cookie: \(cookie)"]).status == 200)
         try ConsolePassword.hashing("a brand new password", iterations: 1000).save(stateDirectory: server.directory.path)
         #expect(try await Self.request(server, "/api/status", ["-H", "Cookie: \(cookie)"]).status == 401)
+    }
+
+    @Test("an open page's event stream ends when its session does (here: a new password)")
+    func streamEndsWithItsSession() async throws {
+        let snapshots = ConsoleServerTests.Snapshots()
+        let server = try await Self.start(snapshots: snapshots)
+        defer { server.stop() }
+        let cookie = try #require(Self.cookie(of: try await Self.logIn(server)))
+        let stream = Task { try await Self.request(server, "/api/events", ["-N", "-H", "Cookie: \(cookie)"]) }
+        try await waitUntil { snapshots.count >= 3 }
+        try ConsolePassword.hashing("a brand new password", iterations: 1000).save(stateDirectory: server.directory.path)
+        let ended = try await stream.value
+        #expect(ended.status == 200 && ended.body.contains("event: status"), "the stream ran, then ended without curl's 60 s limit")
     }
 
     @Test("plain HTTP on the TLS port is dropped without a reply, and the server goes on")
