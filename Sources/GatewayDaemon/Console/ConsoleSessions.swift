@@ -76,6 +76,7 @@ final class ConsoleSessions: Sendable {
         }
         guard let stored else { return .unavailable("no console password is set; set one with edge-gateway web set-password") }
         let matches = await Self.offThePool { stored.matches(password) }
+        let stamp = passwordStamp()
         return state.withLock { state in
             guard matches else {
                 let count = (state.failures[peer]?.count ?? 0) + 1
@@ -84,11 +85,7 @@ final class ConsoleSessions: Sendable {
                 return .refused
             }
             state.failures[peer] = nil
-            let stamp = passwordStamp()
-            if stamp != state.passwordStamp {
-                state.sessions = [:]
-                state.passwordStamp = stamp
-            }
+            Self.forgetIfPasswordChanged(&state, stamp)
             state.sessions = state.sessions.filter { $0.value.expires > .now }
             if state.sessions.count >= Self.maximumSessions, let oldest = state.sessions.min(by: { $0.value.expires < $1.value.expires })?.key {
                 state.sessions[oldest] = nil
@@ -108,20 +105,29 @@ final class ConsoleSessions: Sendable {
 
     /// The live session whose cookie `request` carries, if any.
     func session(for request: HTTPRequest) -> (token: String, session: Session)? {
-        guard let token = Self.cookie(Self.cookieName, in: request.header("Cookie")) else { return nil }
+        guard let token = Self.cookie(Self.cookieName, in: request.header("Cookie")), let session = live(token) else { return nil }
+        return (token, session)
+    }
+
+    /// The session `token` while it lives; a changed password file first ends every session.
+    private func live(_ token: String) -> Session? {
         let stamp = passwordStamp()
         return state.withLock { state in
-            if stamp != state.passwordStamp {
-                state.sessions = [:]
-                state.passwordStamp = stamp
-            }
+            Self.forgetIfPasswordChanged(&state, stamp)
             guard let session = state.sessions[token] else { return nil }
             guard session.expires > .now else {
                 state.sessions[token] = nil
                 return nil
             }
-            return (token, session)
+            return session
         }
+    }
+
+    /// Ends every session when the password file is not the one they were opened under.
+    private static func forgetIfPasswordChanged(_ state: inout State, _ stamp: [Int]) {
+        guard stamp != state.passwordStamp else { return }
+        state.sessions = [:]
+        state.passwordStamp = stamp
     }
 
     /// `events` for as long as the session `token` lives: checked before each event, so an open
@@ -130,15 +136,7 @@ final class ConsoleSessions: Sendable {
         let source = EventSource(events)
         return AsyncStream { [self] in
             guard let event = await source.next() else { return nil }
-            return isLive(token) ? event : nil
-        }
-    }
-
-    /// Whether `token` names a live session (the password unchanged, not expired).
-    private func isLive(_ token: String) -> Bool {
-        let stamp = passwordStamp()
-        return state.withLock { state in
-            stamp == state.passwordStamp && state.sessions[token].map { $0.expires > .now } == true
+            return live(token) != nil ? event : nil
         }
     }
 
