@@ -181,11 +181,13 @@ bench-footprint: ship
 ## bench-console: what one open console page costs the shipped daemon, measured inside one
 ## daemon's life (scripts/bench-console/page-cost.py): CONSOLE_PAIRS pairs of CONSOLE_SLICE-second
 ## slices without and with a page reading /api/events, at 1 strap × 10/s; prints each pair's
-## ratio and their median (about 6 minutes). Figures: docs/PERFORMANCE.md.
-CONSOLE_PAIRS ?= 6
+## ratio and their median (about 8 minutes); then the floor, what one event a second costs any
+## server here (scripts/bench-console/event-floor.c, 30 s). Figures: docs/PERFORMANCE.md.
+CONSOLE_PAIRS ?= 10
 CONSOLE_SLICE ?= 20
 bench-console: ship
 	scripts/bench-console/page-cost.py "$(SHIP_BIN)/edge-gateway-lab" .build-ship/edge-gateway --pairs $(CONSOLE_PAIRS) --slice $(CONSOLE_SLICE)
+	cc -O2 -Wall -o .build-ship/event-floor scripts/bench-console/event-floor.c -lpthread && .build-ship/event-floor 30 225
 
 ## bench-peer: issue 34's comparison: the shipped daemon beside the floor and, with PEER=DIR (a
 ## directory holding peer_gateway.py and sink.py), a peer gateway, each alone and in turns, at

@@ -63,7 +63,7 @@ class Page:
     def read(self):
         try:
             while data := self.socket.recv(65536):
-                self.events += data.count(b"event: status")
+                self.events += data.count(b"event: ")
         except OSError:
             pass
 

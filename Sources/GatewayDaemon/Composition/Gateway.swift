@@ -146,6 +146,7 @@ package struct Gateway {
                 return ConsoleRoutes.snapshotJSON(
                     report: report(), queue: queue, disk: disk, movedAside: movedAside, uploads: counters.read(\.recentUploads))
             },
+            live: { ConsoleRoutes.liveJSON(counters.read(\.sensorsNow)) },
             history: { counters.heartRateHistory(endingAt: Int64(Date().timeIntervalSince1970)) }, port: address.port)
         let (clock, configuration, stateDirectory) = (clock, configuration, stateDirectory)
         routes.logger = logger

@@ -115,7 +115,8 @@ enum ConsoleAssets {
 
     static let script = """
         "use strict";
-        // The console: one EventSource on /api/events, each event a snapshot of the daemon. Every value
+        // The console: one EventSource on /api/events: a snapshot of the daemon ("status") every few
+        // seconds, and each second between them the straps' live figures ("live"). Every value
         // is written with textContent, never as HTML, so names, patient ids and server errors cannot
         // inject markup. The heart-rate chart is drawn here as SVG: the daemon's last 10 minutes
         // (/api/history, one reading a second) when the page opens, then each sample the events bring.
@@ -285,10 +286,20 @@ enum ConsoleAssets {
           const link = document.getElementById("link");
           fetch("/api/history").then((reply) => reply.json()).then((data) => seed(data.sensors)).catch(() => {});
           const source = new EventSource("/api/events");
-          source.addEventListener("status", (event) => {
+          let latest = null;
+          const shown = (snapshot) => {
             link.textContent = "live";
             link.className = "live";
-            render(JSON.parse(event.data));
+            latest = snapshot;
+            render(snapshot);
+          };
+          source.addEventListener("status", (event) => shown(JSON.parse(event.data)));
+          // Between snapshots, each strap's live figures laid over its entry in the last snapshot.
+          source.addEventListener("live", (event) => {
+            if (!latest) return;
+            const live = new Map(JSON.parse(event.data).sensors.map((sensor) => [sensor.address, sensor]));
+            const sensors = latest.report.sensors.map((sensor) => Object.assign({}, sensor, live.get(sensor.address)));
+            shown(Object.assign({}, latest, { report: Object.assign({}, latest.report, { sensors }) }));
           });
           source.onerror = () => {
             link.textContent = "connection to the gateway lost; retrying…";

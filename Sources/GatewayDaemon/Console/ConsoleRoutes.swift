@@ -14,9 +14,10 @@ import Synchronization
 
 /// What the console server answers on `[web] listen`: the page and its script and style (all
 /// from the binary: no CDN), `GET /api/status` (one snapshot as JSON), `GET /api/history` (each
-/// strap's heart rate over the last ten minutes) and `GET /api/events`
-/// (a snapshot every second as server-sent events, for as long as the page is open: with no
-/// page open the console costs only the tallies' ten-minute rings).
+/// strap's heart rate over the last ten minutes) and `GET /api/events` (server-sent events for
+/// as long as the page is open: a snapshot, then each second the straps' live figures, with a
+/// whole snapshot again every `fullEvery` events; with no page open the console costs only the
+/// tallies' ten-minute rings).
 ///
 /// On loopback the console needs no password; a request whose `Host` is not this machine's is
 /// refused, so a web page elsewhere cannot reach it through DNS rebinding. Beyond loopback it is
@@ -24,6 +25,9 @@ import Synchronization
 struct ConsoleRoutes: Sendable {
     /// One snapshot: the daemon's report, the queue's counts and the state disk, as JSON.
     let snapshot: @Sendable () async -> [UInt8]
+    /// What moves every second, as JSON (`liveJSON`: each strap's heart rate, last sample, RR,
+    /// contact and state), sent between snapshots; nil: every event is a snapshot.
+    var live: (@Sendable () -> [UInt8])?
     /// Each strap's heart rate over the last ten minutes (`CounterBoard`'s tallies), for a page
     /// that opens now to chart the minutes before it.
     var history: @Sendable () -> [(address: String, readings: [(second: Int64, bpm: Int)])] = { [] }
@@ -31,6 +35,12 @@ struct ConsoleRoutes: Sendable {
     let port: Int
     /// Between two events of a stream.
     var interval: Duration = .seconds(1)
+    /// Every how many events a stream sends a whole snapshot rather than the live figures. A
+    /// snapshot a second (the report, the queue's counts, the upload history: 3 KB for one strap)
+    /// cost an open page about 270 µs of CPU a second at 1 strap × 10/s; the live figures are a
+    /// tenth of its bytes, and the queue, adapters and uplink change slowly beside a heart rate
+    /// (an upload round every 10 s).
+    var fullEvery = 10
     /// The buttons' work; nil: no actions (they answer 404).
     var actions: ConsoleActions?
     /// On loopback, the token every POST must carry (`X-CSRF-Token`): a page elsewhere can make
@@ -93,14 +103,19 @@ struct ConsoleRoutes: Sendable {
         }
     }
 
-    /// A snapshot at once, then one every `interval`, made only as the connection asks for
-    /// the next: nothing runs for a reply never streamed (a HEAD, a client gone first), and the
-    /// stream ends when its consumer is cancelled (the client went), in the sleep.
+    /// A snapshot at once, then one event every `interval` (the live figures, a whole snapshot
+    /// every `fullEvery`), made only as the connection asks for the next: nothing runs for a
+    /// reply never streamed (a HEAD, a client gone first), and the stream ends when its consumer
+    /// is cancelled (the client went), in the sleep.
     private func events() -> AsyncStream<[UInt8]> {
-        let first = FirstCall()
-        return AsyncStream { [snapshot, interval] in
-            if !first.take() {
+        let sent = EventCount()
+        return AsyncStream { [snapshot, live, interval, fullEvery] in
+            let index = sent.next()
+            if index > 0 {
                 do { try await ProcessExecutor.sleep(for: interval) } catch { return nil }
+            }
+            if let live, index % max(1, fullEvery) != 0 {
+                return Array("event: live\ndata: ".utf8) + live() + Array("\n\n".utf8)
             }
             return Array("event: status\ndata: ".utf8) + (await snapshot()) + Array("\n\n".utf8)
         }
@@ -216,6 +231,47 @@ struct ConsoleRoutes: Sendable {
 }
 
 extension ConsoleRoutes {
+    /// `{"sensors":[…]}`: of each strap, only what moves between snapshots (its heart rate, last
+    /// sample, RR intervals, skin contact, samples received and state), keyed as in the report,
+    /// so the page lays them over the last snapshot's entry for the same address.
+    static func liveJSON(_ sensors: [GatewayStatusReport.SensorStatus]) -> [UInt8] {
+        var json = JSONWriter(capacity: 32 + 224 * sensors.count)
+        json.beginObject()
+        json.key("sensors")
+        json.beginArray()
+        for sensor in sensors {
+            json.beginObject()
+            json.key("address")
+            json.string(sensor.address)
+            if let bpm = sensor.bpm {
+                json.key("bpm")
+                json.integer(bpm)
+            }
+            if let lastSampleAt = sensor.lastSampleAt {
+                json.key("lastSampleAt")
+                json.date(lastSampleAt)
+            }
+            json.key("rrIntervalsMs")
+            json.beginArray()
+            for interval in sensor.rrIntervalsMs ?? [] { try? json.number(interval) }
+            json.endArray()
+            json.key("samplesReceived")
+            json.integer(sensor.samplesReceived)
+            if let skinContact = sensor.skinContact {
+                json.key("skinContact")
+                json.string(skinContact)
+            }
+            json.key("state")
+            json.string(sensor.state)
+            json.key("stateDetail")
+            json.string(sensor.stateDetail)
+            json.endObject()
+        }
+        json.endArray()
+        json.endObject()
+        return json.bytes
+    }
+
     /// `{"sensors":[{"address":…,"readings":[[second, bpm], …]}, …]}`, seconds since 1970.
     static func historyJSON(_ straps: [(address: String, readings: [(second: Int64, bpm: Int)])]) -> [UInt8] {
         var json = JSONWriter(capacity: 64 + straps.reduce(0) { $0 + 64 + 16 * $1.readings.count })
@@ -243,11 +299,11 @@ extension ConsoleRoutes {
     }
 }
 
-/// True the first time only.
-private final class FirstCall: Sendable {
-    private let called = Atomic<Bool>(false)
+/// How many events a stream has made: 0 for its first.
+private final class EventCount: Sendable {
+    private let made = Atomic<Int>(0)
 
-    func take() -> Bool {
-        !called.exchange(true, ordering: .relaxed)
+    func next() -> Int {
+        made.add(1, ordering: .relaxed).oldValue
     }
 }

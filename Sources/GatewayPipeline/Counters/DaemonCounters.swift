@@ -207,7 +207,13 @@ package struct CounterBoard: Sendable {
             clockSynchronized: clockSynchronized, samplesAwaitingClock: samplesAwaitingClock,
             storageFault: storageFault?.fault, storageFaultSince: storageFault?.since,
             storageSlowCommitSeconds: slowCommit?.seconds,
-            sensors: sensors.map { withTally($0.key, $0.value) }.sorted { $0.address < $1.address }, adapters: adapters, uplink: uplink)
+            sensors: sensorsNow, adapters: adapters, uplink: uplink)
+    }
+
+    /// Each tracked strap's entry with the figures its tally holds now, by address: the report's
+    /// straps, and the console's live event, which sends a few of their fields every second.
+    package var sensorsNow: [GatewayStatusReport.SensorStatus] {
+        sensors.map { withTally($0.key, $0.value) }.sorted { $0.address < $1.address }
     }
 
     /// A strap's entry with the figures its tally holds now.

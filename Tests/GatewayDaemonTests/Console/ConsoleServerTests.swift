@@ -1,5 +1,11 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 @testable import GatewayConfiguration
 @testable import GatewayDaemon
+import GatewayStatus
 import GatewayTestSupport
 import Glibc
 import Logging
@@ -28,7 +34,7 @@ struct ConsoleServerTests {
 
     /// A console server on a port the kernel picks; its routes know the port once it is bound.
     static func start(
-        _ snapshots: Snapshots, interval: Duration = .milliseconds(20),
+        _ snapshots: Snapshots, interval: Duration = .milliseconds(20), live: (@Sendable () -> [UInt8])? = nil,
         history: @escaping @Sendable () -> [(address: String, readings: [(second: Int64, bpm: Int)])] = { [] },
         logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
     ) async throws -> (port: Int, running: Task<Void, any Error>) {
@@ -38,7 +44,9 @@ struct ConsoleServerTests {
         }
         let running = Task { try await server.run() }
         let port = try #require(await server.port)
-        routes.withLock { $0 = ConsoleRoutes(snapshot: { snapshots.make() }, history: history, port: port, interval: interval) }
+        routes.withLock {
+            $0 = ConsoleRoutes(snapshot: { snapshots.make() }, live: live, history: history, port: port, interval: interval, fullEvery: 3)
+        }
         return (port, running)
     }
 
@@ -94,6 +102,57 @@ struct ConsoleServerTests {
         try await Self.waitForSnapshotsToStop(snapshots)
     }
 
+    @Test("with live figures, a stream sends a snapshot first, the live figures between, and a whole snapshot every third event")
+    func liveBetweenSnapshots() async throws {
+        let snapshots = Snapshots()
+        let lives = Mutex(0)
+        let (port, running) = try await Self.start(
+            snapshots,
+            live: {
+                lives.withLock { $0 += 1 }
+                return Array(#"{"sensors":[]}"#.utf8)
+            })
+        defer { running.cancel() }
+        let received = try await offThePool { () -> String in
+            let socket = try loopbackConnection(to: UInt16(port))
+            defer { close(socket) }
+            let request = "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n"
+            _ = Array(request.utf8).withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            var text = ""
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while text.components(separatedBy: "event: ").count <= 7 {
+                let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+                guard count > 0 else { break }
+                text += String(decoding: chunk[..<count], as: UTF8.self)
+            }
+            return text
+        }
+        let kinds = received.components(separatedBy: "event: ").dropFirst().prefix(7).map { $0.prefix { $0 != "\n" } }
+        #expect(kinds == ["status", "live", "live", "status", "live", "live", "status"], "\(received.suffix(400))")
+        #expect(received.contains("event: live\ndata: {\"sensors\":[]}\n\n"))
+        try await Self.waitForSnapshotsToStop(snapshots)
+        #expect(lives.withLock { $0 } >= 4)
+    }
+
+    @Test("the live figures: each strap's rate, last sample, RR, contact, samples and state, escaped, and nothing else of its entry")
+    func liveJSON() {
+        var sensor = GatewayStatusReport.SensorStatus(
+            address: "F0:1D:2E:3C:00:01", state: "subscribed", stateDetail: "<b>\"x\"</b>", samplesReceived: 12, samplesAccepted: 11,
+            samplesDelivered: 10, samplesDuplicate: 0, samplesRejected: 0, malformedFrames: 0, reconnects: 2)
+        sensor.alias = "bed 4"
+        sensor.bpm = 71
+        sensor.lastSampleAt = Date(timeIntervalSince1970: 1_800_000_000.6)
+        sensor.rrIntervalsMs = [812.5, 790]
+        sensor.skinContact = "detected"
+        let waiting = GatewayStatusReport.SensorStatus(
+            address: "F0:1D:2E:3C:00:02", state: "waiting", stateDetail: "starting", samplesReceived: 0, samplesAccepted: 0,
+            samplesDelivered: 0, samplesDuplicate: 0, samplesRejected: 0, malformedFrames: 0, reconnects: 0)
+        #expect(
+            String(decoding: ConsoleRoutes.liveJSON([sensor, waiting]), as: UTF8.self)
+                == #"{"sensors":[{"address":"F0:1D:2E:3C:00:01","bpm":71,"lastSampleAt":"2027-01-15T08:00:00Z","rrIntervalsMs":[812.5,790],"samplesReceived":12,"skinContact":"detected","state":"subscribed","stateDetail":"<b>\"x\"</b>"},{"address":"F0:1D:2E:3C:00:02","rrIntervalsMs":[],"samplesReceived":0,"state":"waiting","stateDetail":"starting"}]}"#
+        )
+    }
+
     @Test("a client that stops reading its event stream is ended, and the console goes on serving others")
     func stalledStreamIsEnded() async throws {
         let snapshots = Snapshots(size: 256 << 10)
@@ -109,9 +168,9 @@ struct ConsoleServerTests {
 
     @Test("/api/history gives each strap's readings of the last ten minutes as [second, bpm] pairs")
     func history() async throws {
-        let (port, running) = try await Self.start(Snapshots()) {
-            [("F0:1D:2E:3C:00:01", [(1_800_000_000, 71), (1_800_000_001, 73)]), ("F0:1D:2E:3C:00:02", [])]
-        }
+        let (port, running) = try await Self.start(
+            Snapshots(),
+            history: { [("F0:1D:2E:3C:00:01", [(1_800_000_000, 71), (1_800_000_001, 73)]), ("F0:1D:2E:3C:00:02", [])] })
         defer { running.cancel() }
         let reply = try await MetricsServerTests.exchange("GET /api/history HTTP/1.1\r\nHost: localhost\r\n\r\n", port: port)
         #expect(reply.hasPrefix("HTTP/1.1 200 ") && reply.contains("Content-Type: application/json\r\n"))
