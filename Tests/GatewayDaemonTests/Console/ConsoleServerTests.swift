@@ -83,20 +83,7 @@ struct ConsoleServerTests {
         let snapshots = Snapshots()
         let (port, running) = try await Self.start(snapshots)
         defer { running.cancel() }
-        let received = try await offThePool { () -> String in
-            let socket = try loopbackConnection(to: UInt16(port))
-            defer { close(socket) }
-            let request = "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n"
-            _ = Array(request.utf8).withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            var text = ""
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            while text.components(separatedBy: "event: status\n").count <= 3 {
-                let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-                guard count > 0 else { break }
-                text += String(decoding: chunk[..<count], as: UTF8.self)
-            }
-            return text
-        }
+        let received = try await Self.readEvents(port: port, until: 3, of: "event: status\n")
         #expect(received.hasPrefix("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"))
         #expect(received.contains("event: status\ndata: \"xxxxxxxxxxxxxx\"\n\n"))
         try await Self.waitForSnapshotsToStop(snapshots)
@@ -113,20 +100,7 @@ struct ConsoleServerTests {
                 return Array(#"{"sensors":[]}"#.utf8)
             })
         defer { running.cancel() }
-        let received = try await offThePool { () -> String in
-            let socket = try loopbackConnection(to: UInt16(port))
-            defer { close(socket) }
-            let request = "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n"
-            _ = Array(request.utf8).withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            var text = ""
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            while text.components(separatedBy: "event: ").count <= 7 {
-                let count = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
-                guard count > 0 else { break }
-                text += String(decoding: chunk[..<count], as: UTF8.self)
-            }
-            return text
-        }
+        let received = try await Self.readEvents(port: port, until: 7)
         let kinds = received.components(separatedBy: "event: ").dropFirst().prefix(7).map { $0.prefix { $0 != "\n" } }
         #expect(kinds == ["status", "live", "live", "status", "live", "live", "status"], "\(received.suffix(400))")
         #expect(received.contains("event: live\ndata: {\"sensors\":[]}\n\n"))
@@ -194,6 +168,25 @@ struct ConsoleServerTests {
         try await waitUntil { lines.withLock { $0.contains { $0.contains("has read nothing of its reply for 10 s") } } }
         try await Self.waitForSnapshotsToStop(snapshots)
         #expect(!lines.withLock { $0.contains { $0.contains("does not read its event stream") } }, "ended by its deadline, not by the 1 MiB cap")
+    }
+
+    /// Reads `/api/events` until `count` events (those starting with `marker`) have come, or the
+    /// server ends the stream; returns the reply's text so far.
+    static func readEvents(port: Int, until count: Int, of marker: String = "event: ") async throws -> String {
+        try await offThePool { () -> String in
+            let socket = try loopbackConnection(to: UInt16(port))
+            defer { close(socket) }
+            let request = "GET /api/events HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\r\n"
+            _ = Array(request.utf8).withUnsafeBytes { send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            var text = ""
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while text.components(separatedBy: marker).count <= count {
+                let received = chunk.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+                guard received > 0 else { break }
+                text += String(decoding: chunk[..<received], as: UTF8.self)
+            }
+            return text
+        }
     }
 
     /// Opens `/api/events` on a connection with a 4 KiB receive buffer that the test never reads.
