@@ -83,7 +83,11 @@ package struct Gateway {
                 stateDirectory: stateDirectory, runtimeDirectory: environment["RUNTIME_DIRECTORY"], counters: counters,
                 gatewayName: configuration.gateway.name, clock: clock, logger: logger,
                 watchdog: notifier?.watchdogInterval,
-                onReport: { report in Self.tell(notifier, report, logger: logger) },
+                onReport: { report in
+                    Self.tell(notifier, report, logger: logger)
+                    // A strap's state moved (a link lost) while no sample beats: an open page hears it now.
+                    counters.pulse.beat()
+                },
                 onAlive: { Self.ping(notifier, logger: logger) }),
             intake,
             ClockRepairService(
@@ -146,7 +150,7 @@ package struct Gateway {
                 return ConsoleRoutes.snapshotJSON(
                     report: report(), queue: queue, disk: disk, movedAside: movedAside, uploads: counters.read(\.recentUploads))
             },
-            live: { ConsoleRoutes.liveJSON(counters.read(\.sensorsNow)) },
+            live: ({ ConsoleRoutes.liveJSON(counters.read(\.sensorsNow)) }, counters.pulse),
             history: { counters.heartRateHistory(endingAt: Int64(Date().timeIntervalSince1970)) }, port: address.port)
         let (clock, configuration, stateDirectory) = (clock, configuration, stateDirectory)
         routes.logger = logger

@@ -115,10 +115,10 @@ enum ConsoleAssets {
 
     static let script = """
         "use strict";
-        // The console: one EventSource on /api/events: a snapshot of the daemon ("status") every few
-        // seconds, and each second between them the straps' live figures ("live"). Every value
-        // is written with textContent, never as HTML, so names, patient ids and server errors cannot
-        // inject markup. The heart-rate chart is drawn here as SVG: the daemon's last 10 minutes
+        // The console: one EventSource on /api/events: a snapshot of the daemon ("status") every 10
+        // seconds, and between them the straps' live figures ("live") as samples arrive, a second at
+        // most apart. Every value is written with textContent, never as HTML, so names, patient
+        // ids and server errors cannot inject markup. The heart-rate chart is drawn here as SVG: the daemon's last 10 minutes
         // (/api/history, one reading a second) when the page opens, then each sample the events bring.
         const WINDOW_MS = 10 * 60 * 1000;
         const SILENT_MS = 30 * 1000;
@@ -301,6 +301,9 @@ enum ConsoleAssets {
             const sensors = latest.report.sensors.map((sensor) => Object.assign({}, sensor, live.get(sensor.address)));
             shown(Object.assign({}, latest, { report: Object.assign({}, latest.report, { sensors }) }));
           });
+          // Ages and the silent-strap alert move with the clock, not with the events (the gateway
+          // sends only when a figure moves): the page renders itself again each second.
+          setInterval(() => { if (latest) render(latest); }, 1000);
           source.onerror = () => {
             link.textContent = "connection to the gateway lost; retrying…";
             link.className = "lost";

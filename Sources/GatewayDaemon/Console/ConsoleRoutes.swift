@@ -10,14 +10,13 @@ import Logging
 import OfflineQueue
 import OutputFormats
 import ProcessThreads
-import Synchronization
 
 /// What the console server answers on `[web] listen`: the page and its script and style (all
 /// from the binary: no CDN), `GET /api/status` (one snapshot as JSON), `GET /api/history` (each
 /// strap's heart rate over the last ten minutes) and `GET /api/events` (server-sent events for
-/// as long as the page is open: a snapshot, then each second the straps' live figures, with a
-/// whole snapshot again every `fullEvery` events; with no page open the console costs only the
-/// tallies' ten-minute rings).
+/// as long as the page is open: a snapshot every `interval`, and between them the straps' live
+/// figures as samples arrive; with no page open the console costs only the tallies' ten-minute
+/// rings).
 ///
 /// On loopback the console needs no password; a request whose `Host` is not this machine's is
 /// refused, so a web page elsewhere cannot reach it through DNS rebinding. Beyond loopback it is
@@ -25,22 +24,19 @@ import Synchronization
 struct ConsoleRoutes: Sendable {
     /// One snapshot: the daemon's report, the queue's counts and the state disk, as JSON.
     let snapshot: @Sendable () async -> [UInt8]
-    /// What moves every second, as JSON (`liveJSON`: each strap's heart rate, last sample, RR,
-    /// contact and state), sent between snapshots; nil: every event is a snapshot.
-    var live: (@Sendable () -> [UInt8])?
+    /// The straps' live figures as JSON (`liveJSON`: each strap's heart rate, last sample, RR,
+    /// contact and state), sent between snapshots each time `pulse` is heard (a second at most,
+    /// on the thread of the sample that beat it); nil: only snapshots.
+    var live: (figures: @Sendable () -> [UInt8], pulse: LivePulse)?
     /// Each strap's heart rate over the last ten minutes (`CounterBoard`'s tallies), for a page
     /// that opens now to chart the minutes before it.
     var history: @Sendable () -> [(address: String, readings: [(second: Int64, bpm: Int)])] = { [] }
     /// The port the server listens on (the `Host` check).
     let port: Int
-    /// Between two events of a stream.
-    var interval: Duration = .seconds(1)
-    /// Every how many events a stream sends a whole snapshot rather than the live figures. A
-    /// snapshot a second (the report, the queue's counts, the upload history: 3 KB for one strap)
-    /// cost an open page about 270 µs of CPU a second at 1 strap × 10/s; the live figures are a
-    /// tenth of its bytes, and the queue, adapters and uplink change slowly beside a heart rate
-    /// (an upload round every 10 s).
-    var fullEvery = 10
+    /// Between two whole snapshots of a stream. The queue, adapters and uplink change slowly
+    /// beside a heart rate (an upload round every 10 s), and a timer a second cost an open page
+    /// more than the figures it sent: the wake, not the bytes (docs/PERFORMANCE.md).
+    var interval: Duration = .seconds(10)
     /// The buttons' work; nil: no actions (they answer 404).
     var actions: ConsoleActions?
     /// On loopback, the token every POST must carry (`X-CSRF-Token`): a page elsewhere can make
@@ -103,22 +99,26 @@ struct ConsoleRoutes: Sendable {
         }
     }
 
-    /// A snapshot at once, then one event every `interval` (the live figures, a whole snapshot
-    /// every `fullEvery`), made only as the connection asks for the next: nothing runs for a
-    /// reply never streamed (a HEAD, a client gone first), and the stream ends when its consumer
-    /// is cancelled (the client went), in the sleep.
-    private func events() -> AsyncStream<[UInt8]> {
-        let sent = EventCount()
-        return AsyncStream { [snapshot, live, interval, fullEvery] in
-            let index = sent.next()
-            if index > 0 {
-                do { try await ProcessExecutor.sleep(for: interval) } catch { return nil }
+    /// A snapshot at once and every `interval`, and the live figures whenever the pulse is
+    /// heard, for as long as the client stays: nothing runs for a reply never streamed (a HEAD,
+    /// a client gone first).
+    private func events() -> EventFeed {
+        EventFeed { [snapshot, live, interval] sink in
+            let snapshots = Task {
+                while sink.send(Self.event("status", await snapshot())) {
+                    do { try await ProcessExecutor.sleep(for: interval) } catch { return }
+                }
             }
-            if let live, index % max(1, fullEvery) != 0 {
-                return Array("event: live\ndata: ".utf8) + live() + Array("\n\n".utf8)
+            let stopLive = live.map { live in live.pulse.listen { _ = sink.send(Self.event("live", live.figures())) } }
+            return {
+                snapshots.cancel()
+                stopLive?()
             }
-            return Array("event: status\ndata: ".utf8) + (await snapshot()) + Array("\n\n".utf8)
         }
+    }
+
+    private static func event(_ name: String, _ json: [UInt8]) -> [UInt8] {
+        Array("event: \(name)\ndata: ".utf8) + json + Array("\n\n".utf8)
     }
 
     static let actionPrefix = "/api/actions/"
@@ -296,14 +296,5 @@ extension ConsoleRoutes {
         json.endArray()
         json.endObject()
         return json.bytes
-    }
-}
-
-/// How many events a stream has made: 0 for its first.
-private final class EventCount: Sendable {
-    private let made = Atomic<Int>(0)
-
-    func next() -> Int {
-        made.add(1, ordering: .relaxed).oldValue
     }
 }

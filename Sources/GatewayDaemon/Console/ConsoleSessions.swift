@@ -132,12 +132,8 @@ final class ConsoleSessions: Sendable {
 
     /// `events` for as long as the session `token` lives: checked before each event, so an open
     /// page stops receiving within an event of its session's end.
-    func whileLive(_ token: String, _ events: AsyncStream<[UInt8]>) -> AsyncStream<[UInt8]> {
-        let source = EventSource(events)
-        return AsyncStream { [self] in
-            guard let event = await source.next() else { return nil }
-            return live(token) != nil ? event : nil
-        }
+    func whileLive(_ token: String, _ events: EventFeed) -> EventFeed {
+        events.whileAllowed { [self] in live(token) != nil }
     }
 
     /// Ends the session `token`.
@@ -146,19 +142,6 @@ final class ConsoleSessions: Sendable {
     }
 
     // MARK: Helpers
-
-    /// One consumer's iterator over a stream (only the connection's consumer calls `next`).
-    private final class EventSource: @unchecked Sendable {
-        private var iterator: AsyncStream<[UInt8]>.Iterator
-
-        init(_ events: AsyncStream<[UInt8]>) {
-            iterator = events.makeAsyncIterator()
-        }
-
-        func next() async -> [UInt8]? {
-            await iterator.next()
-        }
-    }
 
     /// The value of cookie `name` in a `Cookie` header.
     static func cookie(_ name: String, in header: String?) -> String? {

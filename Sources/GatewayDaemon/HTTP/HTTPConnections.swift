@@ -43,8 +43,8 @@ final class HTTPConnections: @unchecked Sendable {
         /// When the reply began to be sent (its deadline runs from there).
         var answeredAt: DispatchTime?
         var readerSuspended = false
-        /// The event stream's consumer, for a streaming reply.
-        var stream: Task<Void, Never>?
+        /// What stops the event feed, for a streaming reply.
+        var stopFeed: (@Sendable () -> Void)?
         var writer: DispatchSourceWrite?
         var unsent: ArraySlice<UInt8> = []
         /// When the unsent bytes began waiting (the client stopped reading).
@@ -53,7 +53,7 @@ final class HTTPConnections: @unchecked Sendable {
         var closeWhenSent = true
 
         /// Whether the sweep must watch it: all but a stream its client keeps reading.
-        var hasDeadline: Bool { stream == nil || stalledSince != nil }
+        var hasDeadline: Bool { stopFeed == nil || stalledSince != nil }
     }
 
     private let queue: DispatchQueue
@@ -173,20 +173,27 @@ final class HTTPConnections: @unchecked Sendable {
         connection.closeWhenSent = false
         connection.readerSuspended = false
         connection.reader.resume()
-        // Each event is sent on the producing thread (`sync` runs the block there when the
-        // queue is free, and every block on it is short and never blocks): an `async` would
-        // wake one of Dispatch's threads every second a page is open.
-        connection.stream = Task { [queue] in
-            for await event in events {
-                queue.sync { [self] in send(event, to: descriptor) }
-            }
-            queue.async { [self] in
-                open[descriptor]?.closeWhenSent = true
-                send([], to: descriptor)
-            }
-        }
         open[descriptor] = connection
         send(reply.head(), to: descriptor)
+        // Each event is sent on the producing thread (`sync` runs the block there when the
+        // queue is free, and every block on it is short and never blocks): an `async` would
+        // wake one of Dispatch's threads for every event.
+        let stop = events.start(
+            EventSink(
+                send: { [weak self] event in
+                    self?.queue.sync { [self] in
+                        guard let self, open[descriptor] != nil else { return false }
+                        send(event, to: descriptor)
+                        return open[descriptor] != nil
+                    } ?? false
+                },
+                finish: { [weak self] in
+                    self?.queue.async { [self] in
+                        self?.open[descriptor]?.closeWhenSent = true
+                        self?.send([], to: descriptor)
+                    }
+                }))
+        if open[descriptor] != nil { open[descriptor]?.stopFeed = stop } else { stop() }
     }
 
     /// Sends `bytes` of the reply (as TLS records on a TLS connection).
@@ -241,7 +248,7 @@ final class HTTPConnections: @unchecked Sendable {
 
     private func end(_ descriptor: Int32) {
         guard let connection = open.removeValue(forKey: descriptor) else { return }
-        connection.stream?.cancel()
+        connection.stopFeed?()
         connection.writer?.cancel()
         connection.reader.cancel()
         // A suspended source runs its cancel handler (which closes the socket) once resumed.
@@ -274,7 +281,7 @@ final class HTTPConnections: @unchecked Sendable {
                 if let stalled = connection.stalledSince, stalled + Self.replyDeadline < now {
                     logger.debug("a client has read nothing of its reply for 10 s: ending it", metadata: ["unsent": "\(connection.unsent.count)"])
                     end(descriptor)
-                } else if connection.stream == nil {
+                } else if connection.stopFeed == nil {
                     let deadline =
                         connection.answeredAt.map { $0 + Self.replyDeadline }
                         ?? connection.opened + (connection.answering ? Self.handlerDeadline : Self.requestDeadline)

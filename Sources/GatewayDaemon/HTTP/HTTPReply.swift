@@ -7,9 +7,9 @@ struct HTTPReply: Sendable {
     /// Fields besides those the server adds (`Content-Length`, `Server`, `Connection`).
     var headers: [(name: String, value: String)]
     var body: [UInt8]
-    /// Set for `text/event-stream`: each element is sent as it comes; the reply ends with the
-    /// stream, and the stream's consumer is cancelled when the client goes.
-    var events: AsyncStream<[UInt8]>?
+    /// Set for `text/event-stream`: each event is sent as the feed hands it over; the feed is
+    /// stopped when the client goes.
+    var events: EventFeed?
 
     /// A whole reply.
     init(status: Int, reason: String, headers: [(name: String, value: String)] = [], body: [UInt8] = []) {
@@ -25,7 +25,7 @@ struct HTTPReply: Sendable {
     }
 
     /// A stream of server-sent events.
-    static func eventStream(_ events: AsyncStream<[UInt8]>, headers: [(name: String, value: String)] = []) -> HTTPReply {
+    static func eventStream(_ events: EventFeed, headers: [(name: String, value: String)] = []) -> HTTPReply {
         var reply = HTTPReply(
             status: 200, reason: "OK", headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")] + headers)
         reply.events = events

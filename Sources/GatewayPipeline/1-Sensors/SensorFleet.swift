@@ -92,6 +92,7 @@ package struct SensorFleet: Service {
                         slots: slots, clock: clock, tally: tally,
                         onSample: { [buffer, counters] sample in
                             if !buffer.add(sample) { counters.update { $0.refused(1) } }
+                            counters.pulse.beat()
                         },
                         onEvent: { [counters, logger] event in
                             counters.update { $0.record(event) }

@@ -20,6 +20,9 @@ package final class DaemonCounters: Sendable {
     /// The Prometheus registry `/metrics` is served from, brought up to date from the board at
     /// each scrape; only upload latencies are recorded into it as they happen.
     package let metrics = PrometheusMetrics()
+    /// Beaten by every sample as it arrives (and by each status report): what sends an open
+    /// console page the straps' live figures.
+    package let pulse = LivePulse()
 
     /// Counters at zero, no strap tracked.
     package init() {}

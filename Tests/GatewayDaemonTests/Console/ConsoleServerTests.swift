@@ -5,6 +5,7 @@ import Foundation
 #endif
 @testable import GatewayConfiguration
 @testable import GatewayDaemon
+import GatewayPipeline
 import GatewayStatus
 import GatewayTestSupport
 import Glibc
@@ -34,7 +35,7 @@ struct ConsoleServerTests {
 
     /// A console server on a port the kernel picks; its routes know the port once it is bound.
     static func start(
-        _ snapshots: Snapshots, interval: Duration = .milliseconds(20), live: (@Sendable () -> [UInt8])? = nil,
+        _ snapshots: Snapshots, interval: Duration = .milliseconds(20), live: (figures: @Sendable () -> [UInt8], pulse: LivePulse)? = nil,
         history: @escaping @Sendable () -> [(address: String, readings: [(second: Int64, bpm: Int)])] = { [] },
         logger: Logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
     ) async throws -> (port: Int, running: Task<Void, any Error>) {
@@ -45,7 +46,7 @@ struct ConsoleServerTests {
         let running = Task { try await server.run() }
         let port = try #require(await server.port)
         routes.withLock {
-            $0 = ConsoleRoutes(snapshot: { snapshots.make() }, live: live, history: history, port: port, interval: interval, fullEvery: 3)
+            $0 = ConsoleRoutes(snapshot: { snapshots.make() }, live: live, history: history, port: port, interval: interval)
         }
         return (port, running)
     }
@@ -89,23 +90,34 @@ struct ConsoleServerTests {
         try await Self.waitForSnapshotsToStop(snapshots)
     }
 
-    @Test("with live figures, a stream sends a snapshot first, the live figures between, and a whole snapshot every third event")
-    func liveBetweenSnapshots() async throws {
+    @Test("a stream sends the live figures each time the pulse is heard, between whole snapshots, until its client goes")
+    func liveAsThePulseBeats() async throws {
         let snapshots = Snapshots()
         let lives = Mutex(0)
-        let (port, running) = try await Self.start(
-            snapshots,
-            live: {
-                lives.withLock { $0 += 1 }
-                return Array(#"{"sensors":[]}"#.utf8)
-            })
+        let pulse = LivePulse(interval: .zero)
+        let figures: @Sendable () -> [UInt8] = {
+            lives.withLock { $0 += 1 }
+            return Array(#"{"sensors":[]}"#.utf8)
+        }
+        let (port, running) = try await Self.start(snapshots, interval: .seconds(3600), live: (figures, pulse))
         defer { running.cancel() }
-        let received = try await Self.readEvents(port: port, until: 7)
-        let kinds = received.components(separatedBy: "event: ").dropFirst().prefix(7).map { $0.prefix { $0 != "\n" } }
-        #expect(kinds == ["status", "live", "live", "status", "live", "live", "status"], "\(received.suffix(400))")
+        let beating = Task {
+            while !Task.isCancelled {
+                pulse.beat()
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        let received = try await Self.readEvents(port: port, until: 4)
+        beating.cancel()
+        let kinds = received.components(separatedBy: "event: ").dropFirst().prefix(4).map { $0.prefix { $0 != "\n" } }
+        #expect(kinds == ["status", "live", "live", "live"], "\(received.suffix(400))")
         #expect(received.contains("event: live\ndata: {\"sensors\":[]}\n\n"))
-        try await Self.waitForSnapshotsToStop(snapshots)
-        #expect(lives.withLock { $0 } >= 4)
+        #expect(snapshots.count == 1, "one snapshot in the hour's interval")
+        try await waitUntil {
+            let before = lives.withLock { $0 }
+            pulse.beat()
+            return lives.withLock { $0 } == before
+        }
     }
 
     @Test("the live figures: each strap's rate, last sample, RR, contact, samples and state, escaped, and nothing else of its entry")
