@@ -10,6 +10,7 @@ import Logging
 import OfflineQueue
 import OutputFormats
 import ProcessThreads
+import Synchronization
 
 /// What the console server answers on `[web] listen`: the page and its script and style (all
 /// from the binary: no CDN), `GET /api/status` (one snapshot as JSON), `GET /api/history` (each
@@ -99,20 +100,23 @@ struct ConsoleRoutes: Sendable {
         }
     }
 
-    /// A snapshot at once and every `interval`, and the live figures whenever the pulse is
-    /// heard, for as long as the client stays: nothing runs for a reply never streamed (a HEAD,
-    /// a client gone first).
+    /// A snapshot at once and every `interval`, and after the first the live figures whenever
+    /// the pulse is heard (the page lays them over a snapshot), for as long as the client stays:
+    /// nothing runs for a reply never streamed (a HEAD, a client gone first).
     private func events() -> EventFeed {
         EventFeed { [snapshot, live, interval] sink in
+            let subscription = LiveSubscription()
             let snapshots = Task {
                 while sink.send(Self.event("status", await snapshot())) {
+                    if let live {
+                        subscription.start { live.pulse.listen { _ = sink.send(Self.event("live", live.figures())) } }
+                    }
                     do { try await ProcessExecutor.sleep(for: interval) } catch { return }
                 }
             }
-            let stopLive = live.map { live in live.pulse.listen { _ = sink.send(Self.event("live", live.figures())) } }
             return {
                 snapshots.cancel()
-                stopLive?()
+                subscription.end()
             }
         }
     }
@@ -296,5 +300,35 @@ extension ConsoleRoutes {
         json.endArray()
         json.endObject()
         return json.bytes
+    }
+}
+
+/// One stream's subscription to the live figures: started after its first snapshot, ended once
+/// when the client goes, whichever thread comes first.
+private final class LiveSubscription: Sendable {
+    private let state = Mutex<(started: Bool, ended: Bool, stop: (@Sendable () -> Void)?)>((false, false, nil))
+
+    /// Subscribes with `listen` (which returns what stops it) unless already started or ended.
+    func start(_ listen: () -> @Sendable () -> Void) {
+        let first = state.withLock { state in
+            defer { state.started = true }
+            return !state.started && !state.ended
+        }
+        guard first else { return }
+        let stop = listen()
+        let ended = state.withLock { state in
+            if !state.ended { state.stop = stop }
+            return state.ended
+        }
+        if ended { stop() }
+    }
+
+    /// Stops the subscription, now or as soon as it starts.
+    func end() {
+        state.withLock { state in
+            state.ended = true
+            defer { state.stop = nil }
+            return state.stop
+        }?()
     }
 }
