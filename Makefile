@@ -208,7 +208,7 @@ ship: deps
 	$(SWIFT) build -c release --static-swift-stdlib --scratch-path .build-ship --product edge-gateway-lab
 	strip --strip-unneeded -o .build-ship/edge-gateway "$(SHIP_BIN)/edge-gateway" && ls -l .build-ship/edge-gateway
 
-## deb: the .deb of a release build with the static Swift runtime, in .build-release/deb
+## deb: the .deb of a release build with the static Swift runtime, in .build-ship/deb
 ## (scripts/build-deb.sh; the release build takes 10-20 minutes on 2 cores).
 deb: deps
 	scripts/build-deb.sh
@@ -229,4 +229,4 @@ install:
 	deploy/install.sh --prefix $(PREFIX) $(if $(BINARY),--binary $(BINARY)) $(if $(DESTDIR),--destdir $(DESTDIR))
 
 clean:
-	rm -rf .build .build-fuzz .build-release .build-ship .build-arm64 .build-arm64-tests
+	rm -rf .build .build-fuzz .build-release .build-ship .build-swift62 .build-arm64 .build-arm64-tests

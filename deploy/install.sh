@@ -3,7 +3,7 @@
 # binary and the unit, never touches an existing /etc/edge-gateway/gateway.toml).
 #
 # Usage: deploy/install.sh [--binary FILE] [--prefix DIR] [--destdir DIR] [--config-example FILE]
-#   --binary FILE          the edge-gateway to install (default: .build-release/release/edge-gateway,
+#   --binary FILE          the edge-gateway to install (default: .build-ship/release/edge-gateway,
 #                          what `make deb` builds)
 #   --prefix DIR           /usr (default) or e.g. /usr/local; ExecStart follows it
 #   --destdir DIR          stage into DIR instead of / (also $DESTDIR); then nothing is run
@@ -26,7 +26,7 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-binary="$repo/.build-release/release/edge-gateway"
+binary="$repo/.build-ship/release/edge-gateway"
 prefix=/usr
 destdir=${DESTDIR:-}
 config_example="$repo/deploy/gateway.toml.example"

@@ -5,7 +5,7 @@
 #                             [--architecture ARCH [--sysroot DIR]]
 #   --binary FILE          package this edge-gateway instead of building one; it must not need
 #                          the Swift runtime libraries (build with --static-swift-stdlib)
-#   --output DIR           where the .deb goes (default: .build-release/deb)
+#   --output DIR           where the .deb goes (default: .build-ship/deb)
 #   --config-example FILE  shipped as the conffile /etc/edge-gateway/gateway.toml
 #                          (default: deploy/gateway.toml.example)
 #   --architecture ARCH    the package's Debian architecture, amd64 or arm64 (default: this
@@ -19,14 +19,15 @@
 #                          machine's packages. Needed with a foreign --architecture.
 #
 # Without --binary it runs `swift build -c release --static-swift-stdlib --product edge-gateway`
-# in .build-release (slow: everything is rebuilt in release mode). The binary is stripped. The
+# in .build-ship, the scratch path make ship, the benchmarks and the test tiers share (slow the
+# first time: everything is built in release mode). The binary is stripped. The
 # Swift runtime is inside it; libdbus-1, libsqlite3 and glibc stay shared, and dpkg-shlibdeps
 # turns what the binary really links into Depends:. The file layout is deploy/install.sh's.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 binary=
-output="$repo/.build-release/deb"
+output="$repo/.build-ship/deb"
 config_example="$repo/deploy/gateway.toml.example"
 host_architecture=$(dpkg --print-architecture)
 architecture=$host_architecture
@@ -70,8 +71,8 @@ done
   || fail "--sysroot $sysroot has no var/lib/dpkg/info (the shlibs and symbols files Depends: come from)"
 
 if [[ -z "$binary" ]]; then
-  (cd "$repo" && swift build -c release --static-swift-stdlib --product edge-gateway --scratch-path .build-release)
-  binary="$repo/.build-release/release/edge-gateway"
+  (cd "$repo" && swift build -c release --static-swift-stdlib --product edge-gateway --scratch-path .build-ship)
+  binary="$repo/.build-ship/release/edge-gateway"
 fi
 [[ -x "$binary" ]] || fail "no executable at $binary"
 binary_machine=$(readelf -h "$binary" 2>/dev/null | sed -n 's/^ *Machine: *//p') || binary_machine=

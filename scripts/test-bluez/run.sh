@@ -2,10 +2,11 @@
 # make test-bluez: the gateway against the real Bluetooth stack. Boots Debian's kernel under
 # qemu (software emulation) on the host's root (read-only 9p + tmpfs overlay), where
 # guest-init.sh brings up bluetoothd with five btvirt LE controllers, a heart-rate peripheral
-# (edge-gateway-peripheral) on hci1, and runs the release edge-gateway on hci0: scan, pair,
+# (edge-gateway-peripheral) on hci1, and runs the shipped edge-gateway on hci0: scan, pair,
 # live, the daemon; then the daemon on hci0, hci2 and hci4 with straps on hci1 and hci3. check-results.py then checks what each step printed. See docs/testing.md, "make test-bluez".
 #
-# Environment: EGW_BIN (binaries to test; default: a release build in .build-release),
+# Environment: EGW_BIN (edge-gateway, edge-gateway-lab, edge-gateway-peripheral; default:
+# scripts/tier-binaries.sh's, the gateway as shipped and the lab's debug build),
 # EGW_VM_TIMEOUT (seconds for the whole guest, default 1500), EGW_KEEP (keep the work dir).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -21,20 +22,18 @@ ensure_packages qemu-system-x86 linux-image-amd64 bluez bluez-test-tools busybox
 say "packages ready after $((SECONDS - started)) s"
 kernel_version=$(guest_kernel)
 
-if [[ -z ${EGW_BIN:-} ]]; then
-    for product in edge-gateway edge-gateway-lab edge-gateway-peripheral; do
-        swift build -c release --scratch-path .build-release --product "$product"
-    done
-    EGW_BIN=$(swift build -c release --scratch-path .build-release --show-bin-path)
-fi
-EGW_BIN=$(realpath "$EGW_BIN")
-say "binaries from $EGW_BIN, ready after $((SECONDS - started)) s"
-
 work=$(mktemp -d /tmp/test-bluez.XXXXXX)
 cleanup() {
     if [[ -n ${EGW_KEEP:-} ]]; then say "kept $work"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
+
+if [[ -z ${EGW_BIN:-} ]]; then
+    EGW_BIN=$work/bin
+    scripts/tier-binaries.sh "$EGW_BIN"
+fi
+EGW_BIN=$(realpath "$EGW_BIN")
+say "binaries from $EGW_BIN, ready after $((SECONDS - started)) s"
 
 build_initramfs "$kernel_version" "$work/initrd.gz"
 

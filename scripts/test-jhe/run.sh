@@ -1,9 +1,9 @@
 #!/bin/bash
-# make test-jhe: the release gateway against a REAL JupyterHealth Exchange on loopback.
+# make test-jhe: the shipped gateway against a REAL JupyterHealth Exchange on loopback.
 #
 # Starts a throwaway PostgreSQL 15 cluster and JHE (from the vendored sources in vendor/, with
 # `uv sync`), provisions a study, a consenting patient, a personal_device data source and a
-# public OAuth client through JHE's own models (jhe_admin.py), and runs the release
+# public OAuth client through JHE's own models (jhe_admin.py), and runs the shipped
 # `edge-gateway` with simulated straps (`edge-gateway-lab simulate`) through a scenario that
 # checks each step and fails loudly naming it:
 #   enrol (invitation link alone) → daemon (samples reach JHE) → doctor → kill -9 and restart
@@ -17,8 +17,8 @@
 #   so when the client is deleted.
 # See docs/testing.md, "make test-jhe".
 #
-# Environment: EGW_BIN (a directory holding the edge-gateway to test and edge-gateway-lab; default: a release build
-# in .build-release), EGW_KEEP=1 (keep the work directory; it is kept anyway on failure),
+# Environment: EGW_BIN (a directory holding the edge-gateway to test and edge-gateway-lab; default:
+# scripts/tier-binaries.sh's, the gateway as shipped and the lab's debug build), EGW_KEEP=1 (keep the work directory; it is kept anyway on failure),
 # EGW_SENSORS (simulated straps, default 3), EGW_TOKEN_SECONDS (JHE's access-token lifetime,
 # default 25), EGW_OUTAGE_S (how long JHE is down, default 40), EGW_DEADLINE_S (the longest
 # wait for any one condition, default 180).
@@ -128,12 +128,15 @@ if command -v uv >/dev/null; then uv=(uv); else uv=(python3 -m uv); fi
 export UV_PYTHON_DOWNLOADS=never UV_PYTHON=python3
 say "packages ready after $((SECONDS - started)) s"
 
-# The release gateway: the same scratch directory as test-bluez, so CI builds it once.
+# The work directory: PostgreSQL runs as user postgres when we are root, so it must be able to
+# reach its data directory inside.
+work=$(mktemp -d /tmp/test-jhe.XXXXXX)
+chmod 755 "$work"
+say "work directory $work"
+
 if [[ -z ${EGW_BIN:-} ]]; then
-    for product in edge-gateway edge-gateway-lab; do
-        swift build -c release --scratch-path .build-release --product "$product"
-    done
-    EGW_BIN=$(swift build -c release --scratch-path .build-release --show-bin-path)
+    EGW_BIN=$work/bin
+    scripts/tier-binaries.sh "$EGW_BIN"
 fi
 gw=$(realpath "$EGW_BIN")/edge-gateway
 lab=$(realpath "$EGW_BIN")/edge-gateway-lab
@@ -141,12 +144,6 @@ lab=$(realpath "$EGW_BIN")/edge-gateway-lab
 [[ -x $lab ]] || fail "no edge-gateway-lab in $EGW_BIN"
 say "gateway $gw, ready after $((SECONDS - started)) s"
 phase_started=$SECONDS
-
-# The work directory: PostgreSQL runs as user postgres when we are root, so it must be able to
-# reach its data directory inside.
-work=$(mktemp -d /tmp/test-jhe.XXXXXX)
-chmod 755 "$work"
-say "work directory $work"
 mapfile -t ports < <(python3 "$here/tier.py" ports 2)
 pg_port=${ports[0]} jhe_port=${ports[1]}
 site_url=http://127.0.0.1:$jhe_port

@@ -10,7 +10,7 @@
 # came back or already at the server, and that the server stored none twice.
 #
 # Environment: EGW_POWERCUT_CYCLES (cuts, default 20), EGW_BIN (edge-gateway as shipped and
-# edge-gateway-lab; default: built as below), EGW_KEEP (keep the work directory), EGW_SEED
+# edge-gateway-lab; default: scripts/tier-binaries.sh's), EGW_KEEP (keep the work directory), EGW_SEED
 # (the random choices' seed; printed, so a run can be repeated).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -36,14 +36,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# The gateway as the .deb ships it (static Swift stdlib, .build-ship), the lab from .build-release.
 if [[ -z ${EGW_BIN:-} ]]; then
     EGW_BIN=$work/bin
-    mkdir -p "$EGW_BIN"
-    swift build -c release --static-swift-stdlib --scratch-path .build-ship --product edge-gateway
-    cp "$(swift build -c release --static-swift-stdlib --scratch-path .build-ship --show-bin-path)/edge-gateway" "$EGW_BIN/"
-    swift build -c release --scratch-path .build-release --product edge-gateway-lab
-    cp "$(swift build -c release --scratch-path .build-release --show-bin-path)/edge-gateway-lab" "$EGW_BIN/"
+    scripts/tier-binaries.sh "$EGW_BIN"
 fi
 EGW_BIN=$(realpath "$EGW_BIN")
 say "binaries from $EGW_BIN, ready after $((SECONDS - started)) s; $cycles cuts, seed $seed"

@@ -7,7 +7,7 @@
 # exit 0; on failure the logs are printed and the work directory is kept.
 #
 # Environment: EGW_BIN (edge-gateway as shipped, edge-gateway-lab, edge-gateway-peripheral;
-# default: built as below), EGW_VM_TIMEOUT (seconds for the guest,
+# default: scripts/tier-binaries.sh's), EGW_VM_TIMEOUT (seconds for the guest,
 # default 1800), EGW_KEEP (keep the work directory).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -28,17 +28,9 @@ work=$(mktemp -d /tmp/test-systemd.XXXXXX)
 cleanup() { if [[ -n ${EGW_KEEP:-} ]]; then say "kept $work"; else rm -rf "$work"; fi; }
 trap cleanup EXIT
 
-# By default: the gateway as the .deb ships it (static Swift stdlib, in .build-ship so the other
-# tiers' build in .build-release is not rebuilt), the lab and the peripheral from .build-release.
 if [[ -z ${EGW_BIN:-} ]]; then
     EGW_BIN=$work/bin
-    mkdir -p "$EGW_BIN"
-    swift build -c release --static-swift-stdlib --scratch-path .build-ship --product edge-gateway
-    cp "$(swift build -c release --static-swift-stdlib --scratch-path .build-ship --show-bin-path)/edge-gateway" "$EGW_BIN/"
-    for product in edge-gateway-lab edge-gateway-peripheral; do
-        swift build -c release --scratch-path .build-release --product "$product"
-        cp "$(swift build -c release --scratch-path .build-release --show-bin-path)/$product" "$EGW_BIN/"
-    done
+    scripts/tier-binaries.sh "$EGW_BIN"
 fi
 EGW_BIN=$(realpath "$EGW_BIN")
 
