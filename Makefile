@@ -66,7 +66,7 @@ test-arm64: deps
 test-arm64-libraries: deps
 	scripts/arm64/test-libraries
 
-## test-jhe: the release gateway against a real JupyterHealth Exchange on loopback: a throwaway
+## test-jhe: the shipped gateway against a real JupyterHealth Exchange on loopback: a throwaway
 ## PostgreSQL 15 and JHE from the vendored sources (scripts/test-jhe/vendor, `uv sync`), simulated
 ## straps; enrolment, kill -9, token refreshes, revoked tokens, withdrawn consent, a server outage,
 ## then every accepted sample checked in JHE's database (scripts/test-jhe/run.sh; installs its own
@@ -74,7 +74,7 @@ test-arm64-libraries: deps
 test-jhe: deps
 	scripts/test-jhe/run.sh
 
-## test-bluez: the release gateway against the real bluetoothd, in a qemu VM with two virtual
+## test-bluez: the shipped gateway against the real bluetoothd, in a qemu VM with five virtual
 ## LE controllers (scripts/test-bluez/run.sh; installs its own Debian packages). Separate from
 ## `test`: see docs/testing.md, "make test-bluez".
 test-bluez: deps
