@@ -44,32 +44,38 @@ def json_lines(path):
 
 
 def check_adapters(lines, check):
-    """The adapters step: two straps on two of three adapters; the first moves to the free
-    adapter when its own goes off, the second waits for a slot when its own goes off too; both
-    stream again once the adapters are back; every accepted sample answered by the server once."""
+    """The adapters step: three straps placed 2 + 1 on two adapters of two slots; the adapter
+    holding two powered off, one of its straps takes the other adapter's free slot and the third
+    waits for a slot and says so; powered on again, 2 + 1 again; every accepted sample answered
+    by the server once."""
     roles = next((line["roles"] for line in lines if "roles" in line), {})
     phases = {line.get("phase"): line for line in lines if "phase" in line}
-    first, second, free = roles.get("first"), roles.get("second"), roles.get("free_adapter")
+    full, partial = roles.get("full_adapter"), roles.get("partial_adapter")
 
-    def sensor(phase, address):
-        return phases.get(phase, {}).get("sensors", {}).get(address, {})
+    def placement(phase):
+        adapters = phases.get(phase, {}).get("adapters", {})
+        return sorted(len(adapter.get("straps", [])) for adapter in adapters.values() if adapter.get("straps"))
 
-    placed = [sensor("placed", address) for address in (first, second)]
-    check(all(s.get("state") == "subscribed" for s in placed) and len({s.get("adapter") for s in placed}) == 2 and free,
-          f"two straps are placed on two of the three adapters, one left free: {roles}")
-    moved = sensor("moved", first)
-    check(moved.get("state") == "subscribed" and moved.get("adapter") == free and free != roles.get("first_adapter"),
-          f"its adapter powered off, the first strap moves to the free adapter {free}: {moved}")
-    waiting = sensor("waiting", second)
-    check(waiting.get("stateDetail") == f"waiting: no free connection slot on {free}",
-          f"its adapter powered off too, the second strap waits for a slot and says so: {waiting}")
-    again = [sensor("placed-again", address) for address in (first, second)]
-    check(all(s.get("state") == "subscribed" for s in again), f"the adapters back, both straps stream again: {again}")
-    drained = phases.get("drained", {}).get("sensors", {})
+    def sensors(phase):
+        return phases.get(phase, {}).get("sensors", {})
+
+    placed = sensors("placed")
+    check(len(placed) == 3 and all(s.get("state") == "subscribed" for s in placed.values()) and placement("placed") == [1, 2]
+          and {s.get("adapter") for s in placed.values()} == {full, partial},
+          f"three straps are placed 2 + 1 on two adapters of two slots: {phases.get('placed')}")
+    spilled = sensors("spilled")
+    moved = [s for s in spilled.values() if s.get("state") == "subscribed" and s.get("adapter") == partial]
+    waiting = [s for s in spilled.values() if s.get("stateDetail") == f"waiting: no free connection slot on {partial}"]
+    check(len(moved) == 2 and len(waiting) == 1,
+          f"{full} powered off, one of its straps takes {partial}'s free slot and the other waits for a slot and says so: {spilled}")
+    again = sensors("placed-again")
+    check(len(again) == 3 and all(s.get("state") == "subscribed" for s in again.values()) and placement("placed-again") == [1, 2],
+          f"{full} powered on again, all three stream, 2 + 1: {phases.get('placed-again')}")
+    drained = sensors("drained")
     exact = [address for address, s in drained.items()
              if s["samplesAccepted"] > 0 and s["samplesDelivered"] == s["samplesAccepted"]
              and s["samplesDuplicate"] == 0 and s["samplesRejected"] == 0]
-    check(len(drained) == 2 and len(exact) == 2,
+    check(len(drained) == 3 and len(exact) == 3,
           f"every sample each strap's gateway accepted was stored once by the server (delivered = accepted, none duplicate): {drained}")
 
 

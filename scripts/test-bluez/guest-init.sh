@@ -1,8 +1,8 @@
 #!/bin/bash
 # Stage 2 of the test-bluez guest: PID 1 on the overlay root. Brings up the real Bluetooth
 # stack (hci_vhci, dbus, bluetoothd, five btvirt LE controllers), starts the heart-rate
-# peripheral on hci1 and runs the gateway's steps on hci0; the adapters step adds a strap on hci3
-# and gives the daemon hci0, hci2 and hci4. Every step leaves NAME.out,
+# peripheral on hci1 and runs the gateway's steps on hci0; the adapters step adds straps on hci3
+# and hci4 and gives the daemon hci0 and hci2, two slots each. Every step leaves NAME.out,
 # NAME.err and NAME.rc in /out (a 9p share run.sh reads afterwards; it does the checking).
 # Retries: the controller bring-up, which times out under load, and pair once when the
 # virtual controller reports no advertisement (exit 75); each retry is logged to /out/retries. bluetoothd is restarted when it dies, as systemd restarts it with the
@@ -16,7 +16,7 @@ guest_setup
 exec > >(tee -a /out/guest.log) 2>&1
 trap power_off EXIT
 
-# The virtual controllers: the gateway's hci0, hci2 and hci4, the straps' hci1 and hci3.
+# The virtual controllers: the gateway's hci0 and hci2, the straps' hci1, hci3 and hci4.
 export EGW_CONTROLLERS="hci0 hci1 hci2 hci3 hci4"
 
 # (Re)starts btvirt and waits for bluetoothd to register every virtual controller. Under load
@@ -29,7 +29,7 @@ start_controllers() {
         wait "$BTVIRT_PID" 2>/dev/null
         wait_for 30 test -z "$(ls /sys/class/bluetooth)"
     fi
-    btvirt -l5 -L >> /out/btvirt.log 2>&1 &
+    "$EGW_BTVIRT" -l5 -L >> /out/btvirt.log 2>&1 &
     BTVIRT_PID=$!
     for adapter in $EGW_CONTROLLERS; do wait_for 60 adapter_property "$adapter" Address || return 1; done
 }
@@ -207,18 +207,18 @@ delivered_beyond() {
     fi
 }
 
-# Several adapters: the daemon with three central adapters (hci0, hci2, hci4), and two straps
-# (hci1, hci3) bound without a bond, so only the signal and the slots decide. A btvirt controller
-# fails the GATT discovery of a second simultaneous link (bluetoothd: device_svc_resolved
-# err -5, every time), so each central holds one (max_connections = 1): the straps are placed on
-# two adapters and one stays free. Powering off the adapter of the first strap moves it to the
-# free one; powering off the second strap's adapter leaves it waiting for a slot, as status says;
-# powered on again, both adapters are used. Then the straps stop, the queue drains, and every
-# accepted sample was answered 201 by the server once: delivered = accepted, none duplicate or
-# rejected. Prints the straps' roles and a summary of each phase, one JSON line each.
+# Several adapters: the daemon with two central adapters (hci0, hci2) of two connection slots
+# each (max_connections = 2) and three straps (hci1, hci3, hci4) bound without a bond, so only
+# the signal and the slots decide: the straps are placed 2 + 1. Powering off the adapter holding
+# two moves one of them to the other adapter's free slot; the third waits for a slot and says so
+# in status.json. Powered on again, all three stream, 2 + 1. Then the straps stop, the queue
+# drains, and every accepted sample was answered 201 by the server once: delivered = accepted,
+# none duplicate or rejected. Prints the placement and a summary of each phase, one JSON line
+# each. (btvirt is built with scripts/test-bluez/btvirt's patch: without it a central's second
+# link fails its GATT discovery.)
 adapters() {
-    local state=/var/lib/edge-gateway-adapters config=/run/gateway-adapters.toml adapter link address
-    local -a addresses=() straps=()
+    local state=/var/lib/edge-gateway-adapters config=/run/gateway-adapters.toml adapter address link
+    local -a straps=()
     "$EGW_BIN/edge-gateway-lab" jhe-simulator --port 8001 > /out/jhe-simulator-adapters.log 2>&1 &
     local jhe=$!
     wait_for 120 grep -q "invitation link: " /out/jhe-simulator-adapters.log || { log "jhe-simulator did not start"; return 1; }
@@ -228,8 +228,8 @@ adapters() {
 state_dir = "$state"
 hold_until_clock_sync = false
 [bluetooth]
-adapters = "hci0, hci2, hci4"
-max_connections = 1
+adapters = "hci0, hci2"
+max_connections = 2
 [uplink]
 # Every sample uploaded, the frame script's no-contact ones too: delivered must equal accepted.
 drop_no_contact = false
@@ -238,47 +238,38 @@ TOML
     wait_for 120 stack_ready || { log "bluetoothd or the controllers are not back"; return 1; }
     kill "$PERIPHERAL_PID" 2>/dev/null
     wait "$PERIPHERAL_PID" 2>/dev/null
-    for adapter in hci1 hci3; do
+    for adapter in hci1 hci3 hci4; do
         start_strap "$adapter" || return 1
         straps+=("$STRAP_PID")
-        addresses+=("$(adapter_property "$adapter" Address | cut -d'"' -f2)")
-    done
-    for address in "${addresses[@]}"; do
+        address=$(adapter_property "$adapter" Address | cut -d'"' -f2)
         retrying adapters-pair "pair --no-bond $address failed" timeout "$EGW_STEP_TIMEOUT" "$EGW_BIN/edge-gateway" pair "$address" \
             --no-bond --alias "strap $address" --state-dir "$state" --adapter hci0 --timeout 60 >&2 || return 1
     done
     "$EGW_BIN/edge-gateway" run --config "$config" --log-level debug > /out/daemon-adapters.log 2>&1 &
-    local gateway_pid=$! ok=1 first second free
+    local gateway_pid=$! ok=1 full partial
     placement() { python3 "$(dirname "$EGW_FRAMES")/placement.py" "$state" "$@"; }
-    if wait_for 240 placement subscribed 2; then
+    if wait_for 300 placement split; then
         placement summary placed
-        first=$(placement where "${addresses[0]}") second=$(placement where "${addresses[1]}") free=$(placement free)
-        echo "{\"roles\": {\"first\": \"${addresses[0]}\", \"second\": \"${addresses[1]}\", \"first_adapter\": \"$first\", \"second_adapter\": \"$second\", \"free_adapter\": \"$free\"}}"
-        log "adapters: ${addresses[0]} on $first, ${addresses[1]} on $second, $free free; powering $first off"
-        busctl set-property org.bluez "/org/bluez/$first" org.bluez.Adapter1 Powered b false
-        if wait_for 120 placement on "${addresses[0]}" "$free"; then
-            placement summary moved
-            log "adapters: ${addresses[0]} moved to $free; powering $second off"
-            busctl set-property org.bluez "/org/bluez/$second" org.bluez.Adapter1 Powered b false
-            if wait_for 120 placement waits "${addresses[1]}" "$free"; then
-                placement summary waiting
-                log "adapters: ${addresses[1]} waits for a slot; powering $first and $second on"
-                if power_on "$first" && power_on "$second" && wait_for 240 placement subscribed 2; then
-                    placement summary placed-again
-                    local delivered
-                    delivered=$(placement summary count | python3 -c 'import json, sys; print(sum(s["samplesDelivered"] for s in json.load(sys.stdin)["sensors"].values()))')
-                    wait_for 240 placement delivering $((delivered + 20)) && ok=0 || log "adapters: deliveries did not go on"
-                else
-                    log "adapters: not placed again: $(placement summary failed)"
-                fi
+        read -r full partial <<< "$(placement split)"
+        echo "{\"roles\": {\"full_adapter\": \"$full\", \"partial_adapter\": \"$partial\"}}"
+        log "adapters: placed 2 + 1 ($full holds two, $partial one); powering $full off"
+        busctl set-property org.bluez "/org/bluez/$full" org.bluez.Adapter1 Powered b false
+        if wait_for 180 placement spilled "$partial"; then
+            placement summary spilled
+            log "adapters: $partial holds two, $(placement spilled "$partial") waits for a slot; powering $full on"
+            if power_on "$full" && wait_for 300 placement split; then
+                placement summary placed-again
+                local delivered
+                delivered=$(placement summary count | python3 -c 'import json, sys; print(sum(s["samplesDelivered"] for s in json.load(sys.stdin)["sensors"].values()))')
+                wait_for 240 placement delivering $((delivered + 30)) && ok=0 || log "adapters: deliveries did not go on"
             else
-                log "adapters: ${addresses[1]} does not say it waits: $(placement summary failed)"
+                log "adapters: not placed 2 + 1 again: $(placement summary failed)"
             fi
         else
-            log "adapters: ${addresses[0]} did not move to $free: $(placement summary failed)"
+            log "adapters: $full's straps did not move to $partial's slot with the third waiting: $(placement summary failed)"
         fi
     else
-        log "adapters: the straps were not placed: $(placement summary failed)"
+        log "adapters: the straps were not placed 2 + 1: $(placement summary failed)"
     fi
     kill "${straps[@]}" 2>/dev/null
     wait_for 180 placement drained || { log "adapters: the queue did not drain: $(placement summary failed)"; ok=1; }

@@ -1,11 +1,10 @@
 #!/usr/bin/env python3
 """Reads the daemon's status.json in STATE_DIR for the adapters step of the test-bluez guest.
 
-  placement.py STATE_DIR subscribed N       N sensors subscribed, no adapter holding two
-  placement.py STATE_DIR where ADDRESS      prints the adapter the sensor streams through
-  placement.py STATE_DIR free               prints a powered adapter holding no strap
-  placement.py STATE_DIR on ADDRESS ADAPTER the sensor streams through ADAPTER
-  placement.py STATE_DIR waits ADDRESS ADAPTERS  the sensor waits for a slot on ADAPTERS
+  placement.py STATE_DIR split              prints the adapter holding two straps, then the one
+                                            holding one (a 2 + 1 placement)
+  placement.py STATE_DIR spilled ADAPTER    ADAPTER holds two subscribed straps and every other
+                                            sensor waits for a slot on it; prints the waiting one
   placement.py STATE_DIR delivering N       N samples delivered in all
   placement.py STATE_DIR drained            every accepted sample answered by the server
   placement.py STATE_DIR summary PHASE      the report as one JSON line (sensors, adapters)
@@ -25,25 +24,21 @@ def main(state_dir, query, *arguments):
     sensors = {sensor["address"]: sensor for sensor in report.get("sensors", [])}
     adapters = {adapter["name"]: adapter for adapter in report.get("adapters", [])}
     subscribed = {address: sensor for address, sensor in sensors.items() if sensor.get("state") == "subscribed"}
-    if query == "subscribed":
-        return 0 if len(subscribed) == int(arguments[0]) and all(len(a["straps"]) <= 1 for a in adapters.values()) else 1
-    if query == "where":
-        sensor = subscribed.get(arguments[0])
-        if sensor and sensor.get("adapter"):
-            print(sensor["adapter"])
+    if query == "split":
+        holding = sorted(adapters, key=lambda name: -len(adapters[name]["straps"]))
+        if [len(adapters[name]["straps"]) for name in holding] == [2, 1] and len(subscribed) == 3:
+            print(*holding)
             return 0
         return 1
-    if query == "free":
-        free = sorted(name for name, adapter in adapters.items() if adapter["powered"] and not adapter["straps"])
-        if free:
-            print(free[0])
+    if query == "spilled":
+        adapter = arguments[0]
+        here = [address for address, sensor in subscribed.items() if sensor.get("adapter") == adapter]
+        others = [address for address in sensors if address not in here]
+        waiting = f"waiting: no free connection slot on {adapter}"
+        if len(here) == 2 and others and all(sensors[address].get("stateDetail") == waiting for address in others):
+            print(*others)
             return 0
         return 1
-    if query == "on":
-        return 0 if subscribed.get(arguments[0], {}).get("adapter") == arguments[1] else 1
-    if query == "waits":
-        detail = sensors.get(arguments[0], {}).get("stateDetail", "")
-        return 0 if detail == f"waiting: no free connection slot on {arguments[1]}" else 1
     if query == "delivering":
         return 0 if sum(sensor["samplesDelivered"] for sensor in sensors.values()) >= int(arguments[0]) else 1
     if query == "drained":

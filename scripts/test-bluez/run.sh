@@ -1,9 +1,11 @@
 #!/bin/bash
 # make test-bluez: the gateway against the real Bluetooth stack. Boots Debian's kernel under
 # qemu (software emulation) on the host's root (read-only 9p + tmpfs overlay), where
-# guest-init.sh brings up bluetoothd with five btvirt LE controllers, a heart-rate peripheral
+# guest-init.sh brings up bluetoothd with five btvirt LE controllers (bluez 5.66's, patched by
+# btvirt/build.sh so a central holds two links), a heart-rate peripheral
 # (edge-gateway-peripheral) on hci1, and runs the shipped edge-gateway on hci0: scan, pair,
-# live, the daemon; then the daemon on hci0, hci2 and hci4 with straps on hci1 and hci3. check-results.py then checks what each step printed. See docs/testing.md, "make test-bluez".
+# live, the daemon; then the daemon on hci0 and hci2, two slots each, with straps on hci1, hci3
+# and hci4. check-results.py then checks what each step printed. See docs/testing.md, "make test-bluez".
 #
 # Environment: EGW_BIN (edge-gateway, edge-gateway-lab, edge-gateway-peripheral; default:
 # scripts/tier-binaries.sh's, the gateway as shipped and the lab's debug build),
@@ -18,7 +20,7 @@ say() { echo "test-bluez: $*"; }
 
 # shellcheck source=../vm/guest-vm.sh
 . "$repo/scripts/vm/guest-vm.sh"
-ensure_packages qemu-system-x86 linux-image-amd64 bluez bluez-test-tools busybox-static kmod dbus-daemon
+ensure_packages qemu-system-x86 linux-image-amd64 bluez busybox-static kmod dbus-daemon gcc libc6-dev curl xz-utils patch
 say "packages ready after $((SECONDS - started)) s"
 kernel_version=$(guest_kernel)
 
@@ -33,7 +35,8 @@ if [[ -z ${EGW_BIN:-} ]]; then
     scripts/tier-binaries.sh "$EGW_BIN"
 fi
 EGW_BIN=$(realpath "$EGW_BIN")
-say "binaries from $EGW_BIN, ready after $((SECONDS - started)) s"
+scripts/test-bluez/btvirt/build.sh "$work/btvirt"
+say "binaries from $EGW_BIN and btvirt (bluez 5.66 patched), ready after $((SECONDS - started)) s"
 
 build_initramfs "$kernel_version" "$work/initrd.gz"
 
@@ -41,6 +44,7 @@ out=$work/out
 mkdir -p "$out"
 cat > "$out/env" <<ENV
 EGW_BIN=$EGW_BIN
+EGW_BTVIRT=$work/btvirt
 EGW_FRAMES=$here/frames.txt
 EGW_MAX_ATTEMPTS=${EGW_MAX_ATTEMPTS:-5}
 EGW_INTERVAL_MS=${EGW_INTERVAL_MS:-500}
