@@ -115,6 +115,8 @@ final class DemoStage: @unchecked Sendable {
         environment["EDGE_GATEWAY_BLUETOOTH_MAX_CONNECTIONS"] = String(max(5, (straps.count + adapters - 1) / adapters))
         try FileManager.default.createDirectory(atPath: runtimeDirectory, withIntermediateDirectories: true)
         environment["RUNTIME_DIRECTORY"] = runtimeDirectory
+        // What deploy/edge-gateway.service sets besides.
+        environment["GNUTLS_NO_IMPLICIT_INIT"] = "1"
         daemon = try ChildProcess(
             executable, ["run", "--state-dir", stateDirectory, "--log-level", "notice"],
             errorPath: daemonLog, environment: environment)
