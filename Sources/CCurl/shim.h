@@ -25,6 +25,10 @@ static inline CURLcode egw_curl_set_callback(CURL *handle, CURLoption option, eg
     return curl_easy_setopt(handle, option, value);
 }
 
+static inline CURLcode egw_curl_set_seek_callback(CURL *handle, CURLoption option, curl_seek_callback value) {
+    return curl_easy_setopt(handle, option, value);
+}
+
 static inline CURLcode egw_curl_set_size(CURL *handle, CURLoption option, curl_off_t value) {
     return curl_easy_setopt(handle, option, value);
 }

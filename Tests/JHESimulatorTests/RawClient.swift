@@ -23,7 +23,7 @@ struct RawClient {
     }
 
     func send(_ method: String, _ path: String, headers: [(String, String)] = [], body: Data? = nil) async throws -> Reply {
-        let request = TransportRequest(method: method, url: baseURL + path, headers: headers, body: body)
+        let request = TransportRequest(method: method, url: baseURL + path, headers: headers, body: body.map(Array.init))
         let response = try await CurlTransport().send(request, timeout: .seconds(30))
         return Reply(status: response.status, headers: response.headers, body: response.body)
     }

@@ -153,7 +153,7 @@ package final class JHEClient: Sendable {
             return Self.isTransient(error)
                 ? .transient(reason: error.description, retryAfter: nil, unreachable: true) : .settleLater(reason: error.description)
         }
-        guard let body = try? encoder.bundleData(items.map(\.observation)) else {
+        guard let body = try? encoder.bundleBytes(items.map(\.observation)) else {
             return .settleLater(reason: "could not encode the batch")
         }
         let request = TransportRequest(

@@ -46,11 +46,12 @@ package struct UploadEncoder: Sendable {
         return EncodedUpload(items: items, noContactSampleIDs: noContact)
     }
 
-    /// The JSON body of `POST /FHIR/R5/` for these Observations.
-    package func bundleData(_ observations: [FHIRObservation]) throws(UplinkError) -> Data {
+    /// The JSON body of `POST /FHIR/R5/` for these Observations: the writer's own bytes, which
+    /// go to libcurl without a copy.
+    package func bundleBytes(_ observations: [FHIRObservation]) throws(UplinkError) -> [UInt8] {
         var json = JSONWriter(capacity: 1_200 * observations.count + 64)
         try FHIRBatchBundle(observations: observations).write(to: &json)
-        return Data(json.bytes)
+        return json.bytes
     }
 
     private func heartRateItem(_ sample: HeartRateSample) throws(UplinkError) -> EncodedUpload.Item {

@@ -40,7 +40,7 @@ struct TokenEndpoint: Sendable {
             reply = try await transport.send(
                 TransportRequest(
                     method: "POST", url: server.url("/o/token/"), headers: headers,
-                    body: Data(FormEncoding.encode(fields).utf8)),
+                    body: Array(FormEncoding.encode(fields).utf8)),
                 timeout: timeout)
         } catch {
             throw .other(error)

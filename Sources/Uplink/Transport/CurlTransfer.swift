@@ -27,6 +27,10 @@ final class CurlTransfer: @unchecked Sendable {
     let handle: UnsafeMutableRawPointer
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorText = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
+    /// The request body, handed to libcurl by `sendBody` as it writes the request (no copy of
+    /// it is made: an upload Bundle is about 100 kB), from `requestOffset` on.
+    private let requestBody: [UInt8]
+    private var requestOffset = 0
     private var body: [UInt8] = []
     private var headers: [(String, String)] = []
     private var exceededLimit = false
@@ -41,6 +45,7 @@ final class CurlTransfer: @unchecked Sendable {
         guard let handle = curl_easy_init() else { return nil }
         self.handle = handle
         self.maximumBodyBytes = maximumBodyBytes
+        requestBody = request.body ?? []
         errorText.initialize(to: 0)
         let context = Unmanaged.passUnretained(self).toOpaque()
         egw_curl_set_pointer(handle, CURLOPT_PRIVATE, context)
@@ -65,16 +70,16 @@ final class CurlTransfer: @unchecked Sendable {
     }
 
     private func setMethod(_ request: TransportRequest) {
-        if let body = request.body ?? (request.method == "GET" ? nil : Data()) {
-            // The size first, or libcurl takes the body for a C string; COPYPOSTFIELDS copies it.
-            egw_curl_set_size(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
-            if body.isEmpty {
-                egw_curl_set_string(handle, CURLOPT_COPYPOSTFIELDS, "")
-            } else {
-                body.withUnsafeBytes { bytes in
-                    _ = egw_curl_set_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress))
-                }
-            }
+        if request.body != nil || request.method != "GET" {
+            // The size first, or libcurl would send the body chunked; the seek callback lets it
+            // send the body again when it retries a kept-alive connection the server had closed.
+            let context = Unmanaged.passUnretained(self).toOpaque()
+            egw_curl_set_long(handle, CURLOPT_POST, 1)
+            egw_curl_set_size(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(requestBody.count))
+            egw_curl_set_callback(handle, CURLOPT_READFUNCTION, Self.sendBody)
+            egw_curl_set_pointer(handle, CURLOPT_READDATA, context)
+            egw_curl_set_seek_callback(handle, CURLOPT_SEEKFUNCTION, Self.rewindBody)
+            egw_curl_set_pointer(handle, CURLOPT_SEEKDATA, context)
         }
         if request.method != "GET" && request.method != "POST" {
             egw_curl_set_string(handle, CURLOPT_CUSTOMREQUEST, request.method)
@@ -112,6 +117,26 @@ final class CurlTransfer: @unchecked Sendable {
     func finish(_ outcome: Outcome) {
         continuation?.resume(returning: outcome)
         continuation = nil
+    }
+
+    /// Copies the next part of the request body into libcurl's buffer; 0 at the end.
+    private static let sendBody: egw_curl_data_callback = { buffer, size, count, context in
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+        let length = min(size * count, transfer.requestBody.count - transfer.requestOffset)
+        guard length > 0 else { return 0 }
+        transfer.requestBody.withUnsafeBytes { bytes in
+            UnsafeMutableRawPointer(buffer!).copyMemory(from: bytes.baseAddress! + transfer.requestOffset, byteCount: length)
+        }
+        transfer.requestOffset += length
+        return length
+    }
+
+    /// Moves to `offset` of the request body (libcurl only asks for `SEEK_SET`).
+    private static let rewindBody: curl_seek_callback = { context, offset, origin in
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(context!).takeUnretainedValue()
+        guard origin == SEEK_SET, offset >= 0, offset <= transfer.requestBody.count else { return CURL_SEEKFUNC_FAIL }
+        transfer.requestOffset = Int(offset)
+        return CURL_SEEKFUNC_OK
     }
 
     private static let receiveBody: egw_curl_data_callback = { data, size, count, context in

@@ -12,11 +12,11 @@ package struct TransportRequest: Sendable {
     package var url: String
     /// Header fields, in order.
     package var headers: [(String, String)]
-    /// Request body.
-    package var body: Data?
+    /// Request body, as bytes: an upload's JSON goes from its writer to libcurl uncopied.
+    package var body: [UInt8]?
 
     /// A request from its parts.
-    package init(method: String, url: String, headers: [(String, String)] = [], body: Data? = nil) {
+    package init(method: String, url: String, headers: [(String, String)] = [], body: [UInt8]? = nil) {
         self.method = method
         self.url = url
         self.headers = headers

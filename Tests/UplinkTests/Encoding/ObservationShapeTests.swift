@@ -52,7 +52,7 @@ struct ObservationShapeTests {
     func bundleShape() throws {
         let encoder = UploadEncoder(configuration: configuration)
         let samples = Samples.random(count: 5, seed: 7)
-        let data = try encoder.bundleData(try encoder.encode(samples).items.map(\.observation))
+        let data = try Data(encoder.bundleBytes(encoder.encode(samples).items.map(\.observation)))
         let bundle = try json(data)
         #expect(bundle["resourceType"] as? String == "Bundle")
         #expect(bundle["type"] as? String == "batch")
@@ -107,8 +107,8 @@ struct ObservationShapeTests {
             let encoder = UploadEncoder(
                 configuration: .init(
                     defaultPatientID: "1", deviceID: "2", options: .init(resolution: resolution, includeRRIntervals: true)))
-            let first = try encoder.bundleData(try encoder.encode(samples).items.map(\.observation))
-            let second = try encoder.bundleData(try encoder.encode(samples).items.map(\.observation))
+            let first = try Data(encoder.bundleBytes(encoder.encode(samples).items.map(\.observation)))
+            let second = try Data(encoder.bundleBytes(encoder.encode(samples).items.map(\.observation)))
             #expect(first == second)
         }
     }

@@ -51,7 +51,7 @@ struct SchemaValidationTests {
             let upload = try encoder.encode(samples)
             #expect(!upload.items.isEmpty)
             let file = scratch.appendingPathComponent("\(name).json")
-            try encoder.bundleData(upload.items.map(\.observation)).write(to: file)
+            try Data(encoder.bundleBytes(upload.items.map(\.observation))).write(to: file)
             inputs.append(("--bundle", file))
         }
         let report = try await SchemaValidator.validate(inputs)

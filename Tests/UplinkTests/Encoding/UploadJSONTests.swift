@@ -26,7 +26,7 @@ struct UploadJSONTests {
             for observation in observations {
                 try expectPayloadMatchesJSONEncoder(observation)
             }
-            #expect(try encoder.bundleData(observations) == JSONEncoderReference.encoder.encode(FHIRBatchBundle(observations: observations)))
+            #expect(try Data(encoder.bundleBytes(observations)) == JSONEncoderReference.encoder.encode(FHIRBatchBundle(observations: observations)))
         }
     }
 

@@ -11,7 +11,7 @@ struct BundleRewritingTransport: HTTPTransport {
     func send(_ request: TransportRequest, timeout: Duration) async throws(UplinkError) -> TransportResponse {
         var request = request
         if request.url.hasSuffix("/FHIR/R5/"), let body = request.body,
-            var bundle = (try? JSONSerialization.jsonObject(with: body)) as? [String: Any],
+            var bundle = (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any],
             let entries = bundle["entry"] as? [[String: Any]]
         {
             bundle["entry"] = entries.map { entry in
@@ -19,7 +19,7 @@ struct BundleRewritingTransport: HTTPTransport {
                 entry["resource"] = rewrite(entry["resource"] as? [String: Any] ?? [:])
                 return entry
             }
-            request.body = try? JSONSerialization.data(withJSONObject: bundle)
+            request.body = (try? JSONSerialization.data(withJSONObject: bundle)).map(Array.init)
         }
         return try await base.send(request, timeout: timeout)
     }

@@ -16,6 +16,10 @@ final class HostileHTTPServer: Sendable {
         case answer
         /// `200` with a small JSON body to each request, keeping the connection open for more.
         case answerKeepingAlive
+        /// To the first request on each connection, `200` whose body is `<length>/<byte sum>` of
+        /// the request body it read, keeping the connection open; a second request on it is
+        /// read whole and the connection closed unanswered, as a server's idle timeout can.
+        case closingReusedConnections
         /// A forward proxy wanting `Proxy-Authorization: Basic base64(credentials)`: `407`
         /// without it; with it, `200` to a request for an http URL and `403` to a CONNECT.
         case proxy(credentials: String)
@@ -128,11 +132,44 @@ final class HostileHTTPServer: Sendable {
             } else {
                 _ = send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}", to: connection)
             }
+        case .closingReusedConnections:
+            guard let body = readBody(after: Array(request.prefix(max(count, 0))), from: connection) else { return }
+            let text = "\(body.count)/\(body.reduce(0) { $0 + Int($1) })"
+            guard send("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: \(text.utf8.count)\r\n\r\n" + text, to: connection),
+                let next = recv(connection)
+            else { return }
+            _ = readBody(after: next, from: connection)
         case .answerKeepingAlive:
             repeat {
                 guard send("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}", to: connection) else { return }
             } while read(connection, &request, request.count) > 0
         }
+    }
+
+    /// The body of the request whose first bytes are `start`, read to its `Content-Length`.
+    private func readBody(after start: [UInt8], from connection: Int32) -> [UInt8]? {
+        var bytes = start
+        while true {
+            if let end = bytes.firstRange(of: Array("\r\n\r\n".utf8))?.upperBound {
+                let head = String(decoding: bytes[..<end], as: UTF8.self).lowercased()
+                let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                    .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
+                while bytes.count - end < length {
+                    guard let more = recv(connection) else { return nil }
+                    bytes += more
+                }
+                return Array(bytes[end ..< end + length])
+            }
+            guard let more = recv(connection) else { return nil }
+            bytes += more
+        }
+    }
+
+    /// The next bytes the connection sends; nil at its end.
+    private func recv(_ connection: Int32) -> [UInt8]? {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let count = read(connection, &buffer, buffer.count)
+        return count > 0 ? Array(buffer.prefix(count)) : nil
     }
 
     private func send(_ text: String, to connection: Int32) -> Bool {

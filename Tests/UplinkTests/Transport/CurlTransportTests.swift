@@ -19,6 +19,20 @@ struct CurlTransportTests {
         #expect(server.connections == 1)
     }
 
+    @Test("a body sent on a kept-alive connection that the server then closed unanswered is sent again, whole, on a new one")
+    func bodyIsResentOnANewConnection() async throws {
+        let server = try HostileHTTPServer(.closingReusedConnections)
+        defer { server.stop() }
+        let transport = try CurlTransport()
+        for length in [10, 300_000] {
+            let body = (0 ..< length).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+            let reply = try await transport.send(TransportRequest(method: "POST", url: server.baseURL + "/FHIR/R5/", body: body), timeout: .seconds(30))
+            #expect(reply.status == 200)
+            #expect(String(decoding: reply.body, as: UTF8.self) == "\(length)/\(body.reduce(0) { $0 + Int($1) })")
+        }
+        #expect(server.connections == 2)
+    }
+
     @Test("cancelling the caller ends a request in flight with a typed error instead of waiting for its deadline")
     func cancellationEndsTheRequest() async throws {
         let server = try HostileHTTPServer(.trickle(interval: 0.5, bodyBytes: 200))

@@ -126,7 +126,7 @@ struct TransportConfigurationTests {
             TransportRequest(
                 method: "POST", url: redirector.baseURL + "/o/token/",
                 headers: [("Content-Type", "application/x-www-form-urlencoded")],
-                body: Data("grant_type=refresh_token&refresh_token=SECRET&client_id=client".utf8)), timeout: .seconds(30))
+                body: Array("grant_type=refresh_token&refresh_token=SECRET&client_id=client".utf8)), timeout: .seconds(30))
         #expect(reply.status == 307)
         #expect(redirector.connections == 1)
         #expect(elsewhere.connections == 0, "the refresh token was re-posted to the redirect's origin")
