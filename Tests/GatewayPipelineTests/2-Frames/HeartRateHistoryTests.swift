@@ -25,6 +25,22 @@ struct HeartRateHistoryTests {
         #expect(history.readings(endingAt: Self.start + 200).last?.second == Self.start + 200, "nothing after now")
     }
 
+    @Test("after a gap the seconds in it have no reading, the span's older ones stay; a clock stepped back ten minutes or more starts afresh")
+    func gapsAndClockSteps() {
+        var history = HeartRateHistory()
+        for offset in 0 ..< 100 { history.record(bpm: 70, wallClock: (Self.start + Int64(offset)) * Self.second) }
+        history.record(bpm: 90, wallClock: (Self.start + 650) * Self.second)
+        let afterGap = history.readings(endingAt: Self.start + 650)
+        #expect(afterGap.map(\.second) == (51 ..< 100).map { Self.start + Int64($0) } + [Self.start + 650])
+        #expect(afterGap.map(\.bpm) == Array(repeating: 70, count: 49) + [90])
+        history.record(bpm: 80, wallClock: (Self.start + 640) * Self.second)
+        #expect(history.readings(endingAt: Self.start + 645).last.map { [$0.second, Int64($0.bpm)] } == [Self.start + 640, 80], "a few seconds back")
+        history.record(bpm: 60, wallClock: (Self.start - 3_600) * Self.second)
+        let afterStep = history.readings(endingAt: Self.start - 3_600)
+        #expect(afterStep.map(\.second) == [Self.start - 3_600] && afterStep.map(\.bpm) == [60])
+        #expect(history.readings(endingAt: Self.start + 650).isEmpty, "what lay after the new time is gone")
+    }
+
     @Test("a capture time of zero or before 1970 (no wall clock) is not charted")
     func noWallClock() {
         var history = HeartRateHistory()
