@@ -152,7 +152,8 @@ final class HostileHTTPServer: Sendable {
         while true {
             if let end = bytes.firstRange(of: Array("\r\n\r\n".utf8))?.upperBound {
                 let head = String(decoding: bytes[..<end], as: UTF8.self).lowercased()
-                let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                let length =
+                    head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
                     .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) } ?? 0
                 while bytes.count - end < length {
                     guard let more = recv(connection) else { return nil }
