@@ -91,12 +91,8 @@ struct BlueZStrapLink: StrapLink {
         await device.waitForServicesResolved(timeout: timeout)
     }
 
-    /// Read in a child task: these reads need a larger slab of the task allocator than the
-    /// strap's long-lived task otherwise does, and a task keeps its slabs until it ends (4 kB a
-    /// strap); the child's are freed with it.
     func details() async -> DeviceDetails {
-        async let details = StrapDetails.read(device)
-        return await details
+        await StrapDetails.read(device)
     }
 
     func heartRateNotifications(
