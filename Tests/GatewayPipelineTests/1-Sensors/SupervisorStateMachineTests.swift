@@ -129,28 +129,35 @@ struct SupervisorStateMachineTests {
     func flappingStrapBacksOff() async throws {
         let radio = InMemoryStrapRadio()
         await radio.add(Self.strap)
+        // Discovery and service timeouts far above what a loaded machine can stall a task for:
+        // a retry of their own would not be one of the drops counted here. The waits say "at
+        // least", so that a retry too many fails the expectations below instead of a wait.
         var policy = Self.policy
         policy.stableSubscription = .seconds(10)
+        policy.discoveryTimeout = .seconds(120)
+        policy.servicesTimeout = .seconds(120)
         let recorder = Recorder()
         let (_, task) = Self.supervise(radio: radio, policy: policy, recorder: recorder)
         for drop in 1 ... 3 {
-            try await waitUntil { await Self.subscriptions(radio) == drop }
+            try await waitUntil { await Self.subscriptions(radio) >= drop }
             await radio.dropLink(Self.strap)
-            try await waitUntil { recorder.retries.count == drop }
+            try await waitUntil { recorder.retries.count >= drop }
         }
         task.cancel()
         await task.value
         let retries = recorder.retries
+        #expect(retries.count == 3)
         #expect(retries.allSatisfy { $0.transient && $0.reason.contains("dropped") && $0.reason.contains("after subscribing") })
         #expect(retries[2].after >= .milliseconds(80), "the third backoff is at least half of 160 ms")
 
         let stable = InMemoryStrapRadio()
         await stable.add(Self.strap)
         let quiet = Recorder()
-        let (_, again) = Self.supervise(radio: stable, recorder: quiet)
-        try await waitUntil { await Self.subscriptions(stable) == 1 }
+        policy.stableSubscription = .zero
+        let (_, again) = Self.supervise(radio: stable, policy: policy, recorder: quiet)
+        try await waitUntil { await Self.subscriptions(stable) >= 1 }
         await stable.dropLink(Self.strap)
-        try await waitUntil { await Self.subscriptions(stable) == 2 }
+        try await waitUntil { await Self.subscriptions(stable) >= 2 }
         again.cancel()
         await again.value
         #expect(quiet.retries.isEmpty, "a drop after a stable subscription reconnects at once")
