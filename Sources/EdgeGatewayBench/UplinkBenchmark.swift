@@ -38,11 +38,11 @@ enum UplinkBenchmark {
                 options: EncodingOptions(defaultDatasheet: SensorDatasheet(manufacturer: "Polar", model: "H10"))))
         let batch = samples(100)
         var bytes = 0
-        _ = try encoder.bundleBytes(try encoder.encode(batch).items.map(\.observation))
+        _ = try encoder.bundleBytes(encoder.encode(batch).items)
         let rounds = 500
         let elapsed = try ContinuousClock().measure {
             for _ in 0 ..< rounds {
-                bytes += try encoder.bundleBytes(try encoder.encode(batch).items.map(\.observation)).count
+                bytes += try encoder.bundleBytes(encoder.encode(batch).items).count
             }
         }
         let count = Double(rounds * batch.count)

@@ -64,12 +64,7 @@ package final class JHEClient: Sendable {
         let encoder = UploadEncoder(
             configuration: EncoderConfiguration(
                 defaultPatientID: credentials.patientID ?? "", deviceID: deviceID, options: configuration.encoding))
-        let upload: EncodedUpload
-        do {
-            upload = try encoder.encode(samples.filter { outcomes[$0.id] == nil })
-        } catch {
-            return Delivery(outcomes: samples.map { _ in .retryLater(reason: "could not encode the batch: \(error)") })
-        }
+        let upload = encoder.encode(samples.filter { outcomes[$0.id] == nil })
         for id in upload.noContactSampleIDs { outcomes[id] = .skipped(reason: "the strap reported no skin contact") }
         var hints = Delivery(outcomes: [])
         var stopReason: String?
@@ -153,7 +148,7 @@ package final class JHEClient: Sendable {
             return Self.isTransient(error)
                 ? .transient(reason: error.description, retryAfter: nil, unreachable: true) : .settleLater(reason: error.description)
         }
-        guard let body = try? encoder.bundleBytes(items.map(\.observation)) else {
+        guard let body = try? encoder.bundleBytes(items) else {
             return .settleLater(reason: "could not encode the batch")
         }
         let request = TransportRequest(

@@ -1,27 +1,31 @@
 import OutputFormats
-extension FHIRBatchBundle: JSONWritable {
-    func write(to json: inout JSONWriter) throws(UplinkError) {
+extension FHIRBatchBundle {
+    /// Writes a batch Bundle of `count` `POST Observation` entries, asking for each Observation
+    /// only as it is written, so that an upload holds one at a time beside the Bundle.
+    static func write(
+        entries count: Int, to json: inout JSONWriter, observation: (Int) throws(UplinkError) -> FHIRObservation
+    ) throws(UplinkError) {
         json.beginObject()
         json.key("entry")
         json.beginArray()
-        for entry in entry {
+        for index in 0 ..< count {
             json.beginObject()
             json.key("request")
             json.beginObject()
             json.key("method")
-            json.string(entry.request.method)
+            json.string("POST")
             json.key("url")
-            json.string(entry.request.url)
+            json.string("Observation")
             json.endObject()
             json.key("resource")
-            try entry.resource.write(to: &json)
+            try observation(index).write(to: &json)
             json.endObject()
         }
         json.endArray()
         json.key("resourceType")
-        json.string(resourceType)
+        json.string("Bundle")
         json.key("type")
-        json.string(type)
+        json.string("batch")
         json.endObject()
     }
 }

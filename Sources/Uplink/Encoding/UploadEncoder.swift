@@ -24,9 +24,9 @@ package struct UploadEncoder: Sendable {
         self.configuration = configuration
     }
 
-    /// Encodes samples in order. Unless the options keep them, samples whose strap reported no
-    /// skin contact are left out and listed in `noContactSampleIDs`.
-    package func encode(_ samples: [HeartRateSample]) throws(UplinkError) -> EncodedUpload {
+    /// Plans the Observations for samples, in order. Unless the options keep them, samples
+    /// whose strap reported no skin contact are left out and listed in `noContactSampleIDs`.
+    package func encode(_ samples: [HeartRateSample]) -> EncodedUpload {
         let drop = configuration.options.dropNoContact
         let readings = samples.filter { !drop || $0.measurement.contact != .notDetected }
         let noContact = drop ? samples.filter { $0.measurement.contact == .notDetected }.map(\.id) : []
@@ -34,74 +34,74 @@ package struct UploadEncoder: Sendable {
         items.reserveCapacity(readings.count)
         switch configuration.options.resolution {
         case .everySample:
-            for sample in readings { items.append(try heartRateItem(sample)) }
+            for sample in readings { items.append(EncodedUpload.Item(source: .reading(sample), sampleIDs: [sample.id])) }
         case .window(let seconds):
             for window in HeartRateWindow.group(readings, seconds: seconds) {
-                items += try windowItems(window)
+                let ids = window.sampleIDs
+                for (statistic, bpm) in window.statistics {
+                    items.append(EncodedUpload.Item(source: .windowStatistic(window, statistic: statistic, bpm: bpm), sampleIDs: ids))
+                }
             }
         }
         if configuration.options.includeRRIntervals {
-            for sample in readings { items += try rrIntervalItems(sample) }
+            for sample in readings { items += rrIntervalItems(sample) }
         }
         return EncodedUpload(items: items, noContactSampleIDs: noContact)
     }
 
-    /// The JSON body of `POST /FHIR/R5/` for these Observations: the writer's own bytes, which
-    /// go to libcurl without a copy.
-    package func bundleBytes(_ observations: [FHIRObservation]) throws(UplinkError) -> [UInt8] {
-        var json = JSONWriter(capacity: 1_200 * observations.count + 64)
-        try FHIRBatchBundle(observations: observations).write(to: &json)
+    /// The JSON body of `POST /FHIR/R5/` for these items: the writer's own bytes, which go to
+    /// libcurl without a copy. Each Observation is built as it is written.
+    package func bundleBytes(_ items: [EncodedUpload.Item]) throws(UplinkError) -> [UInt8] {
+        var json = JSONWriter(capacity: 1_200 * items.count + 64)
+        try FHIRBatchBundle.write(entries: items.count, to: &json) { index throws(UplinkError) in
+            try observation(for: items[index])
+        }
         return json.bytes
     }
 
-    private func heartRateItem(_ sample: HeartRateSample) throws(UplinkError) -> EncodedUpload.Item {
-        let time = RFC3339.format(nanosecondsSince1970: sample.captured.wallClockNanoseconds)
-        let point = OMHDataPoint(
-            header: header(uuid: sample.id, schema: .heartRate, created: time, sensor: sample.sensor),
-            body: HeartRateBody(bpm: Double(sample.measurement.bpm), effectiveTimeFrame: .instant(time)))
-        let observation = try makeObservation(
-            point, uuid: sample.id, schema: .heartRate, display: "Heart rate",
-            patient: sample.patientID, effective: time)
-        return EncodedUpload.Item(observation: observation, sampleIDs: [sample.id])
-    }
-
-    private func windowItems(_ window: HeartRateWindow) throws(UplinkError) -> [EncodedUpload.Item] {
-        let start = RFC3339.format(nanosecondsSince1970: window.startNanoseconds)
-        let end = RFC3339.format(nanosecondsSince1970: window.endNanoseconds)
-        let created = RFC3339.format(nanosecondsSince1970: window.lastCaptureNanoseconds)
-        var items: [EncodedUpload.Item] = []
-        for (statistic, bpm) in window.statistics {
+    /// The Observation one item stands for; the same item always gives the same bytes.
+    package func observation(for item: EncodedUpload.Item) throws(UplinkError) -> FHIRObservation {
+        switch item.source {
+        case .reading(let sample):
+            let time = RFC3339.format(nanosecondsSince1970: sample.captured.wallClockNanoseconds)
+            let point = OMHDataPoint(
+                header: header(uuid: sample.id, schema: .heartRate, created: time, sensor: sample.sensor),
+                body: HeartRateBody(bpm: Double(sample.measurement.bpm), effectiveTimeFrame: .instant(time)))
+            return try makeObservation(
+                point, uuid: sample.id, schema: .heartRate, display: "Heart rate", patient: sample.patientID, effective: time)
+        case .windowStatistic(let window, let statistic, let bpm):
+            let start = RFC3339.format(nanosecondsSince1970: window.startNanoseconds)
+            let end = RFC3339.format(nanosecondsSince1970: window.endNanoseconds)
+            let created = RFC3339.format(nanosecondsSince1970: window.lastCaptureNanoseconds)
             let uuid = NameBasedUUID.make("heart-rate-window/\(statistic)/" + window.memberKey)
             let point = OMHDataPoint(
                 header: header(uuid: uuid, schema: .heartRate, created: created, sensor: window.sensor),
                 body: HeartRateBody(
                     bpm: bpm, effectiveTimeFrame: .interval(start: start, end: end), descriptiveStatistic: statistic))
-            let observation = try makeObservation(
+            return try makeObservation(
                 point, uuid: uuid, schema: .heartRate, display: "Heart rate (\(statistic))",
                 patient: window.patientID, effective: start)
-            items.append(EncodedUpload.Item(observation: observation, sampleIDs: window.sampleIDs))
-        }
-        return items
-    }
-
-    private func rrIntervalItems(_ sample: HeartRateSample) throws(UplinkError) -> [EncodedUpload.Item] {
-        let intervals = sample.measurement.rrIntervals
-        var endNanoseconds = sample.captured.wallClockNanoseconds
-        var items: [EncodedUpload.Item] = []
-        // The last interval ends at arrival; each earlier one ends where the next began.
-        for index in intervals.indices.reversed() {
+        case .rrInterval(let sample, let index, let endNanoseconds):
             let time = RFC3339.format(nanosecondsSince1970: endNanoseconds)
             let uuid = NameBasedUUID.make("rr-interval/\(sample.id.uuidString.lowercased())/\(index)")
-            let milliseconds = HeartRateMeasurement.milliseconds(fromRRInterval: intervals[index])
+            let milliseconds = HeartRateMeasurement.milliseconds(fromRRInterval: sample.measurement.rrIntervals[index])
             let point = OMHDataPoint(
                 header: header(uuid: uuid, schema: .rrInterval, created: time, sensor: sample.sensor),
                 body: RRIntervalBody(milliseconds: milliseconds, effectiveTimeFrame: .instant(time)))
+            return try makeObservation(
+                point, uuid: uuid, schema: .rrInterval, display: "RR interval", patient: sample.patientID, effective: time)
+        }
+    }
+
+    /// A sample's RR intervals in time order: the last ends at arrival, each earlier one
+    /// where the next began.
+    private func rrIntervalItems(_ sample: HeartRateSample) -> [EncodedUpload.Item] {
+        let intervals = sample.measurement.rrIntervals
+        var endNanoseconds = sample.captured.wallClockNanoseconds
+        var items: [EncodedUpload.Item] = []
+        for index in intervals.indices.reversed() {
             items.append(
-                EncodedUpload.Item(
-                    observation: try makeObservation(
-                        point, uuid: uuid, schema: .rrInterval, display: "RR interval",
-                        patient: sample.patientID, effective: time),
-                    sampleIDs: [sample.id]))
+                EncodedUpload.Item(source: .rrInterval(sample, index: index, endNanoseconds: endNanoseconds), sampleIDs: [sample.id]))
             endNanoseconds -= Int64(intervals[index]) * 1_000_000_000 / 1024
         }
         return items.reversed()

@@ -17,8 +17,8 @@ struct ObservationShapeTests {
     func contractShape() throws {
         let id = UUID(uuidString: "3F2B8C1E-9A4D-4E5F-8B6A-1C2D3E4F5A6B")!
         let encoder = UploadEncoder(configuration: configuration)
-        let upload = try encoder.encode([Samples.sample(id: id, bpm: 72)])
-        let observation = try #require(upload.items.first?.observation)
+        let upload = encoder.encode([Samples.sample(id: id, bpm: 72)])
+        let observation = try encoder.observation(for: try #require(upload.items.first))
         #expect(upload.items.count == 1)
         #expect(observation.resourceType == "Observation" && observation.status == "final")
         #expect(observation.identifier == [FHIRIdentifier(system: "urn:ietf:rfc:3986", value: "urn:uuid:3f2b8c1e-9a4d-4e5f-8b6a-1c2d3e4f5a6b")])
@@ -52,7 +52,7 @@ struct ObservationShapeTests {
     func bundleShape() throws {
         let encoder = UploadEncoder(configuration: configuration)
         let samples = Samples.random(count: 5, seed: 7)
-        let data = try Data(encoder.bundleBytes(encoder.encode(samples).items.map(\.observation)))
+        let data = try Data(encoder.bundleBytes(encoder.encode(samples).items))
         let bundle = try json(data)
         #expect(bundle["resourceType"] as? String == "Bundle")
         #expect(bundle["type"] as? String == "batch")
@@ -71,7 +71,7 @@ struct ObservationShapeTests {
         let encoder = UploadEncoder(
             configuration: .init(
                 defaultPatientID: "1", deviceID: "2", options: .init(defaultDatasheet: SensorDatasheet(manufacturer: name, model: nil))))
-        let observation = try #require(try encoder.encode([Samples.sample()]).items.first?.observation)
+        let observation = try encoder.observation(for: try #require(encoder.encode([Samples.sample()]).items.first))
         let data = try #require(observation.valueAttachment.data)
         let raw = try #require(Data(base64Encoded: data))
         #expect(raw.allSatisfy { $0 < 0x80 })
@@ -87,7 +87,7 @@ struct ObservationShapeTests {
         let off = Samples.sample(bpm: 0, contact: .notDetected, rr: [800])
         let offWithRate = Samples.sample(bpm: 65, contact: .notDetected)
         let on = Samples.sample(bpm: 70, contact: .notSupported, rr: [800, 820])
-        let upload = try encoder.encode([off, on, offWithRate])
+        let upload = encoder.encode([off, on, offWithRate])
         #expect(upload.noContactSampleIDs == [off.id, offWithRate.id])
         #expect(upload.items.count == 3)
         #expect(upload.items.allSatisfy { $0.sampleIDs == [on.id] })
@@ -96,7 +96,7 @@ struct ObservationShapeTests {
     @Test("a sample's own patient binding wins over the enrolment's patient")
     func patientBinding() throws {
         let encoder = UploadEncoder(configuration: configuration)
-        let observation = try #require(try encoder.encode([Samples.sample(patient: "40077")]).items.first?.observation)
+        let observation = try encoder.observation(for: try #require(encoder.encode([Samples.sample(patient: "40077")]).items.first))
         #expect(observation.subject.reference == "Patient/40077")
     }
 
@@ -107,8 +107,8 @@ struct ObservationShapeTests {
             let encoder = UploadEncoder(
                 configuration: .init(
                     defaultPatientID: "1", deviceID: "2", options: .init(resolution: resolution, includeRRIntervals: true)))
-            let first = try Data(encoder.bundleBytes(encoder.encode(samples).items.map(\.observation)))
-            let second = try Data(encoder.bundleBytes(encoder.encode(samples).items.map(\.observation)))
+            let first = try Data(encoder.bundleBytes(encoder.encode(samples).items))
+            let second = try Data(encoder.bundleBytes(encoder.encode(samples).items))
             #expect(first == second)
         }
     }

@@ -48,10 +48,10 @@ struct SchemaValidationTests {
         var inputs: [(String, URL)] = []
         for (name, configuration) in modes {
             let encoder = UploadEncoder(configuration: configuration)
-            let upload = try encoder.encode(samples)
+            let upload = encoder.encode(samples)
             #expect(!upload.items.isEmpty)
             let file = scratch.appendingPathComponent("\(name).json")
-            try Data(encoder.bundleBytes(upload.items.map(\.observation))).write(to: file)
+            try Data(encoder.bundleBytes(upload.items)).write(to: file)
             inputs.append(("--bundle", file))
         }
         let report = try await SchemaValidator.validate(inputs)

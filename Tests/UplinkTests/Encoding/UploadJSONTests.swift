@@ -21,12 +21,13 @@ struct UploadJSONTests {
                 configuration: EncoderConfiguration(
                     defaultPatientID: JSONEncoderReference.randomString(&random), deviceID: JSONEncoderReference.randomString(&random), options: options))
             let samples = Samples.random(count: 40, seed: UInt64(round))
-            let observations = try encoder.encode(samples).items.map(\.observation)
+            let items = encoder.encode(samples).items
+            let observations = try items.map { try encoder.observation(for: $0) }
             #expect(!observations.isEmpty)
             for observation in observations {
                 try expectPayloadMatchesJSONEncoder(observation)
             }
-            #expect(try Data(encoder.bundleBytes(observations)) == JSONEncoderReference.encoder.encode(FHIRBatchBundle(observations: observations)))
+            #expect(try Data(encoder.bundleBytes(items)) == JSONEncoderReference.encoder.encode(FHIRBatchBundle(observations: observations)))
         }
     }
 
