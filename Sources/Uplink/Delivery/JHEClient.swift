@@ -148,8 +148,11 @@ package final class JHEClient: Sendable {
             return Self.isTransient(error)
                 ? .transient(reason: error.description, retryAfter: nil, unreachable: true) : .settleLater(reason: error.description)
         }
-        guard let body = try? encoder.bundleBytes(items) else {
-            return .settleLater(reason: "could not encode the batch")
+        let body: [UInt8]
+        do {
+            body = try encoder.bundleBytes(items)
+        } catch {
+            return .settleLater(reason: "could not encode the batch: \(error)")
         }
         let request = TransportRequest(
             method: "POST", url: server.fhirBatchURL,
