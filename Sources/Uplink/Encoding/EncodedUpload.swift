@@ -32,8 +32,9 @@ package struct EncodedUpload: Sendable {
 enum ObservationSource: Sendable {
     /// One heart rate, every-sample mode.
     case reading(HeartRateSample)
-    /// One statistic (`average`, `minimum`, `maximum`) of a window, windowed mode.
-    case windowStatistic(HeartRateWindow, statistic: String, bpm: Double)
+    /// One statistic (`average`, `minimum`, `maximum`) of a window, windowed mode, with the
+    /// identifier its members name (derived once per window, not once per statistic).
+    case windowStatistic(HeartRateWindow, statistic: String, bpm: Double, uuid: UUID)
     /// The RR interval at `index` of a sample, ending at `endNanoseconds`.
     case rrInterval(HeartRateSample, index: Int, endNanoseconds: Int64)
 }

@@ -37,9 +37,11 @@ package struct UploadEncoder: Sendable {
             for sample in readings { items.append(EncodedUpload.Item(source: .reading(sample), sampleIDs: [sample.id])) }
         case .window(let seconds):
             for window in HeartRateWindow.group(readings, seconds: seconds) {
-                let ids = window.sampleIDs
+                let (ids, members) = (window.sampleIDs, window.memberKey)
                 for (statistic, bpm) in window.statistics {
-                    items.append(EncodedUpload.Item(source: .windowStatistic(window, statistic: statistic, bpm: bpm), sampleIDs: ids))
+                    let uuid = NameBasedUUID.make("heart-rate-window/\(statistic)/" + members)
+                    items.append(
+                        EncodedUpload.Item(source: .windowStatistic(window, statistic: statistic, bpm: bpm, uuid: uuid), sampleIDs: ids))
                 }
             }
         }
@@ -69,11 +71,10 @@ package struct UploadEncoder: Sendable {
                 body: HeartRateBody(bpm: Double(sample.measurement.bpm), effectiveTimeFrame: .instant(time)))
             return try makeObservation(
                 point, uuid: sample.id, schema: .heartRate, display: "Heart rate", patient: sample.patientID, effective: time)
-        case .windowStatistic(let window, let statistic, let bpm):
+        case .windowStatistic(let window, let statistic, let bpm, let uuid):
             let start = RFC3339.format(nanosecondsSince1970: window.startNanoseconds)
             let end = RFC3339.format(nanosecondsSince1970: window.endNanoseconds)
             let created = RFC3339.format(nanosecondsSince1970: window.lastCaptureNanoseconds)
-            let uuid = NameBasedUUID.make("heart-rate-window/\(statistic)/" + window.memberKey)
             let point = OMHDataPoint(
                 header: header(uuid: uuid, schema: .heartRate, created: created, sensor: window.sensor),
                 body: HeartRateBody(
