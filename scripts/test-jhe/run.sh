@@ -253,8 +253,8 @@ grep -q 'hold_until_clock_sync = false' "$cfg" && say "clock not synchronised (a
 
 "$lab" simulate --sensors "$sensors" --print-address >"$work/simulate.out" 2>"$work/simulate.log" &
 pids+=($!)
-wait_for 60 "bus address and $sensors strap addresses from edge-gateway-lab simulate" \
-    eval '(( $(wc -l <"$work/simulate.out") >= sensors + 1 ))'
+simulated() { [[ -s $work/simulate.out ]] && (($(wc -l <"$work/simulate.out") >= sensors + 1)); }
+wait_for 60 "bus address and $sensors strap addresses from edge-gateway-lab simulate" simulated
 export "$(head -1 "$work/simulate.out")"
 mapfile -t straps < <(tail -n +2 "$work/simulate.out")
 say "simulated bluetoothd with straps ${straps[*]}"
@@ -388,10 +388,13 @@ passed+=("tokens ✓ ($refreshed refreshes)")
 say "5. $refreshed token refreshes in the $since_start s since the restart (JHE: $server_refreshes new refresh tokens, $unauthorized 401 replies); $((stored_after_tokens - stored_before_tokens)) Observations stored meanwhile"
 
 # ---------------------------------------------------------------------------------------------
-# 5b. a renewal cut short: JHE paused (SIGSTOP) for longer than a token's life plus a
-# renewal's 60 s deadline, so a renewal goes out and times out while it is paused. Resumed, JHE
-# completes that renewal nobody waits for and revokes the refresh token the gateway still holds
-# (no REFRESH_TOKEN_GRACE_PERIOD_SECONDS here); the gateway's next renewal gets invalid_grant.
+# 5b. a renewal cut short: JHE paused (SIGSTOP) until a renewal has gone out and timed out
+# unanswered: the gateway's log shows its 60 s deadline passing on a connection JHE's kernel
+# accepted ("Operation timed out"; a renewal that never connected would not be answered later).
+# The pause is waited on, not timed: how soon a renewal goes out depends on where the token and
+# the upload round stood when JHE stopped. Resumed, JHE completes that renewal nobody waits for
+# and revokes the refresh token the gateway still holds (no REFRESH_TOKEN_GRACE_PERIOD_SECONDS
+# here); the gateway's next renewal gets invalid_grant.
 # The grant is lost; the gateway must say why: re-enrolment required, naming the unanswered
 # renewal and the setting, and an error line in its log. A new link drains the backlog.
 # runserver serves this step one connection at a time (--nothreading), in the order they came:
@@ -404,10 +407,18 @@ wait "$jhe_pid" 2>/dev/null || true
 start_jhe --nothreading
 wait_for "$deadline" "answer from JHE (one connection at a time) on $site_url" jhe_up
 log_offset=$(stat -c %s "$work/gateway.log")
-pause=$((token_seconds + 75))
+renewal_unanswered() {
+    daemon_alive
+    tail -c +"$((log_offset + 1))" "$work/gateway.log" | grep -q 'within 60.0 seconds (Operation timed out'
+}
+paused_at=$SECONDS
 kill -STOP "$jhe_pid"
-sleep "$pause" # the pause is the scenario itself; every check after it polls
+poll_until $((token_seconds + 240)) renewal_unanswered || {
+    kill -CONT "$jhe_pid"
+    fail "no token renewal timed out unanswered in the $((SECONDS - paused_at)) s JHE was paused (the gateway's log: $(tail -c +"$((log_offset + 1))" "$work/gateway.log" | grep -c 'uploads.*failing') failed rounds)"
+}
 kill -CONT "$jhe_pid"
+pause=$((SECONDS - paused_at))
 cut_short() { daemon_alive; status; [[ $(field uplink.reenrolment_required) == *"got no answer"* ]]; }
 wait_for "$deadline" "re-enrolment required naming the unanswered renewal, after JHE was paused $pause s" cut_short
 cut_reason=$(field uplink.reenrolment_required)
