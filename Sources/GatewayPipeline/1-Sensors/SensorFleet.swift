@@ -57,7 +57,8 @@ package struct SensorFleet: Service {
     /// Supervises every bound strap until the service group shuts down.
     package func run() async throws {
         guard let client = await connect() else { return }
-        let watch = FileChangeWatch(directory: bindings.directory, names: [SensorBindingStore.fileName], signal: bindingsChanged)
+        let watch = await FileChangeWatch.start(
+            directory: bindings.directory, names: [SensorBindingStore.fileName], signal: bindingsChanged, on: client.connection)
         if watch == nil {
             logger.warning(
                 "cannot watch the state directory for binding changes (inotify); reading sensors.json every \(fallbackInterval)",
