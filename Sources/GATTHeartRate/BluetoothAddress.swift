@@ -18,12 +18,21 @@ package struct BluetoothAddress: Sendable, Hashable, Codable, Comparable, Custom
         self.init(bytes: bytes)
     }
 
-    /// Upper case with colons, as BlueZ's `Address` property shows it.
+    /// Upper case with colons, as BlueZ's `Address` property shows it. Written digit by digit:
+    /// it is the queue's stream key, made for every sample stored.
     package var description: String {
-        bytes.map { byte in
-            let digits = String(byte, radix: 16, uppercase: true)
-            return byte < 0x10 ? "0" + digits : digits
-        }.joined(separator: ":")
+        String(unsafeUninitializedCapacity: 17) { text in
+            for (index, byte) in bytes.enumerated() {
+                if index > 0 { text[3 * index - 1] = UInt8(ascii: ":") }
+                text[3 * index] = Self.upperHexDigit(byte >> 4)
+                text[3 * index + 1] = Self.upperHexDigit(byte & 0x0F)
+            }
+            return 17
+        }
+    }
+
+    private static func upperHexDigit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") - 10 + nibble
     }
 
     /// Byte order, most significant first: the order `F0:1D:…` text sorts in, for stable listings.

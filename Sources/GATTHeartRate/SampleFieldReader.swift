@@ -30,16 +30,19 @@ struct SampleFieldReader {
         _: Value.Type, _ field: SampleDecodingError.Field
     ) throws(SampleDecodingError) -> Value {
         let raw = try take(Value.bitWidth / 8, field)
-        return Value(truncatingIfNeeded: raw.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+        var value: UInt64 = 0
+        for index in stride(from: raw.endIndex - 1, through: raw.startIndex, by: -1) { value = value << 8 | UInt64(raw[index]) }
+        return Value(truncatingIfNeeded: value)
     }
 
     /// Sixteen bytes in RFC 4122 order, for `field`.
     mutating func uuid(_ field: SampleDecodingError.Field) throws(SampleDecodingError) -> UUID {
-        let b = Array(try take(16, field))
+        let b = try take(16, field)
+        let s = b.startIndex
         return UUID(
             uuid: (
-                b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
-                b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]
+                b[s], b[s + 1], b[s + 2], b[s + 3], b[s + 4], b[s + 5], b[s + 6], b[s + 7],
+                b[s + 8], b[s + 9], b[s + 10], b[s + 11], b[s + 12], b[s + 13], b[s + 14], b[s + 15]
             ))
     }
 

@@ -64,7 +64,8 @@ package struct JSONWriter {
         separate()
         bytes.append(UInt8(ascii: "\""))
         name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(UInt8(ascii: ":"))
         afterValue = false
     }
 
@@ -106,9 +107,25 @@ package struct JSONWriter {
         afterValue = true
     }
 
-    /// Writes a finite number as `JSONEncoder` does: integral values without `.0`.
+    /// Writes the base64 of `bytes` as a string value: base64 needs no escaping in any of the
+    /// three modes, so it goes straight into the buffer.
+    package mutating func base64String(_ bytes: [UInt8]) {
+        separate()
+        self.bytes.append(UInt8(ascii: "\""))
+        ByteText.appendBase64(of: bytes, to: &self.bytes)
+        self.bytes.append(UInt8(ascii: "\""))
+        afterValue = true
+    }
+
+    /// Writes a finite number as `JSONEncoder` does: integral values without `.0`. A whole
+    /// number below 10¹⁵ (a heart rate) is written as an integer, which is the same text
+    /// without formatting a `Double`.
     package mutating func number(_ value: Double) throws(NonFiniteNumberError) {
         guard value.isFinite else { throw NonFiniteNumberError(value: value) }
+        if value.magnitude < 1e15, value.rounded(.towardZero) == value, value != 0 || value.sign == .plus {
+            integer(Int64(value))
+            return
+        }
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
         raw(text)
@@ -116,7 +133,17 @@ package struct JSONWriter {
 
     /// Writes an integer, as `JSONEncoder` does (decimal digits, no exponent).
     package mutating func integer(_ value: some BinaryInteger) {
-        raw(String(value))
+        guard let value = Int64(exactly: value) else { return raw(String(value)) }
+        separate()
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        let start = bytes.count
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        bytes[start...].reverse()
+        afterValue = true
     }
 
     /// Writes `true` or `false`.

@@ -16,7 +16,7 @@ package enum RFC3339 {
     package static func format(nanosecondsSince1970 nanoseconds: Int64) -> String {
         let milliseconds = floorDivide(nanoseconds, 1_000_000)
         let seconds = floorDivide(milliseconds, 1000)
-        return dateAndTime(secondsSince1970: seconds) + "." + pad(Int(milliseconds - seconds * 1000), 3) + "Z"
+        return text(secondsSince1970: seconds, milliseconds: Int(milliseconds - seconds * 1000))
     }
 
     /// `date` with milliseconds: the one time format of the gateway's output.
@@ -27,19 +27,56 @@ package enum RFC3339 {
     /// Formats whole seconds since 1970-01-01T00:00:00Z without a fraction
     /// (`2026-11-22T08:00:01Z`), as `JSONEncoder`'s `.iso8601` writes dates.
     package static func format(secondsSince1970 seconds: Int64) -> String {
-        dateAndTime(secondsSince1970: seconds) + "Z"
+        text(secondsSince1970: seconds, milliseconds: nil)
     }
 
-    /// `2026-11-22T08:00:01`, the part both formats share.
-    private static func dateAndTime(secondsSince1970 seconds: Int64) -> String {
+    /// `2026-11-22T08:00:01`, then `.250` when `milliseconds` is given, then `Z`, written digit by
+    /// digit into the string's storage (the upload writes two of these per sample). A year
+    /// outside 0–9999, which RFC 3339 cannot write, comes out with all its digits and its sign.
+    private static func text(secondsSince1970 seconds: Int64, milliseconds: Int?) -> String {
         let days = floorDivide(seconds, 86_400)
         let secondOfDay = Int(seconds - days * 86_400)
         let (year, month, day) = civil(daysSince1970: days)
-        var text = ""
-        text.reserveCapacity(24)
-        text += pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
-        text += "T" + pad(secondOfDay / 3600, 2) + ":" + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
-        return text
+        return String(unsafeUninitializedCapacity: 40) { text in
+            var written = 0
+            func put(_ value: Int, width: Int) {
+                var magnitude = value.magnitude
+                if value < 0 {
+                    text[written] = UInt8(ascii: "-")
+                    written += 1
+                }
+                var digits = 1
+                var rest = magnitude / 10
+                while rest > 0 { (digits, rest) = (digits + 1, rest / 10) }
+                digits = max(digits, width)
+                for position in (written ..< written + digits).reversed() {
+                    text[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                    magnitude /= 10
+                }
+                written += digits
+            }
+            func put(_ character: Unicode.Scalar) {
+                text[written] = UInt8(ascii: character)
+                written += 1
+            }
+            put(year, width: 4)
+            put("-")
+            put(month, width: 2)
+            put("-")
+            put(day, width: 2)
+            put("T")
+            put(secondOfDay / 3600, width: 2)
+            put(":")
+            put(secondOfDay / 60 % 60, width: 2)
+            put(":")
+            put(secondOfDay % 60, width: 2)
+            if let milliseconds {
+                put(".")
+                put(milliseconds, width: 3)
+            }
+            put("Z")
+            return written
+        }
     }
 
     private static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
@@ -59,10 +96,5 @@ package enum RFC3339 {
         let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
         return (Int(year), Int(month), Int(day))
-    }
-
-    private static func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 }

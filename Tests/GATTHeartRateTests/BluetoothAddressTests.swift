@@ -13,6 +13,16 @@ struct BluetoothAddressTests {
         #expect(address.description == "F0:1D:2E:3C:4B:5A")
     }
 
+    @Test("every byte value is written as two upper-case digits, and the text parses back to the address")
+    func textRoundTrips() throws {
+        for first in 0 ... 255 {
+            let bytes = [UInt8(first), UInt8(255 - first), 0x00, 0x0A, 0xA0, 0xFF]
+            let address = try #require(BluetoothAddress(bytes: bytes))
+            #expect(address.description == bytes.map { String(format: "%02X", $0) }.joined(separator: ":"))
+            #expect(BluetoothAddress(address.description) == address)
+        }
+    }
+
     @Test(
         "refuses malformed addresses",
         arguments: ["", "F0:1D:2E:3C:4B", "F0:1D:2E:3C:4B:5A:00", "F0:1D:2E:3C:4B:5", "G0:1D:2E:3C:4B:5A", "F01D2E3C4B5A", "F0::1D:2E:3C:4B"])

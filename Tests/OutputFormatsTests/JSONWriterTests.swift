@@ -31,7 +31,7 @@ struct JSONWriterTests {
     @Test("rates, window statistics, RR milliseconds and arbitrary finite doubles print as JSONEncoder prints them")
     func numbersMatchJSONEncoder() throws {
         var random = SplitMix64(seed: 0x5EED_0017)
-        var values: [Double] = [0, -0.0, 1e21, 1e-7, 3e15, 1e16, 2.5e-5, .leastNonzeroMagnitude, .greatestFiniteMagnitude]
+        var values: [Double] = [0, -0.0, -72, 1e21, 1e-7, 1e15, 1e15 - 1, -(1e15 - 1), 3e15, 1e16, 2.5e-5, .leastNonzeroMagnitude, .greatestFiniteMagnitude]
         values += (0 ... 65_535).filter { $0 % 97 == 0 || $0 < 300 }.map(Double.init)
         values += (0 ..< 2_000).map { _ in Double(UInt16.random(in: 1 ... UInt16.max, using: &random)) * 1000 / 1024 }
         values += (0 ..< 2_000).map { _ in Double(UInt16.random(in: 30 ... 230, using: &random)) / Double(Int.random(in: 1 ... 60, using: &random)) }

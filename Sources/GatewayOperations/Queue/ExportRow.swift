@@ -48,7 +48,7 @@ package struct ExportRow {
     private var jsonValues: [JSONLine.Value] {
         let measurement = sample.measurement
         return [
-            .integer(Int(record.id)), .string(record.stream), .string(sample.id.uuidString.lowercased()),
+            .integer(Int(record.id)), .string(record.stream), .string(sample.id.lowercasedText),
             .string(sample.sensor.description), sample.patientID.map(JSONLine.Value.string) ?? .null,
             .string(Self.utc(sample.captured.wallClockNanoseconds)),
             .integer(Int(sample.captured.wallClockNanoseconds)),

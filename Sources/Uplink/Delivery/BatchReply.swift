@@ -45,8 +45,10 @@ enum BatchReply {
     }
 
     private static func outcome(_ entry: BatchResponseEntry) -> Outcome {
-        let status = entry.status ?? "no status"
-        let reason = entry.diagnostics.isEmpty ? status : "\(status): \(entry.diagnostics)"
+        var reason: String {
+            let status = entry.status ?? "no status"
+            return entry.diagnostics.isEmpty ? status : "\(status): \(entry.diagnostics)"
+        }
         switch entry.statusCode {
         case 200, 201: return .delivered
         case 409: return .duplicate

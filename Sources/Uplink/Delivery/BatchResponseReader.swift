@@ -11,8 +11,18 @@ struct BatchResponseEntry: Equatable {
     /// The diagnostics of the entry's OperationOutcome, joined with "; "; empty without any.
     var diagnostics: String
 
-    /// The numeric status at the start of `status`, if any.
-    var statusCode: Int? { status.flatMap { Int($0.prefix { $0.isNumber }) } }
+    /// The number the ASCII digits at the start of `status` write, if any (`201 Created` → 201).
+    var statusCode: Int? {
+        guard let status else { return nil }
+        var code: Int?
+        for byte in status.utf8 {
+            guard (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(byte) else { break }
+            let (shifted, overflow) = (code ?? 0).multipliedReportingOverflow(by: 10)
+            guard !overflow, shifted <= Int.max - 9 else { return nil }
+            code = shifted + Int(byte - UInt8(ascii: "0"))
+        }
+        return code
+    }
 }
 
 /// Reads a `batch-response` Bundle straight from the reply's bytes, for what the uploader needs

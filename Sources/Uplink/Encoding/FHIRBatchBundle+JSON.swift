@@ -76,9 +76,9 @@ extension FHIRObservation: JSONWritable {
         json.beginObject()
         json.key("contentType")
         json.string(valueAttachment.contentType)
-        if let data = valueAttachment.data {
+        if let payload = valueAttachment.payload {
             json.key("data")
-            json.string(data)
+            json.base64String(payload)
         }
         json.endObject()
         json.endObject()

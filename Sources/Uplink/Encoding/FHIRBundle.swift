@@ -1,6 +1,6 @@
 /// The `batch` Bundle posted to `POST /FHIR/R5/`: each entry a `POST Observation`
 /// (JHE mishandles any other entry kind, so no other is ever built).
-package struct FHIRBatchBundle: Codable, Sendable, Equatable {
+package struct FHIRBatchBundle: Encodable, Sendable, Equatable {
     /// Always `Bundle`.
     package var resourceType = "Bundle"
     /// Always `batch`: entries are processed independently.
@@ -14,7 +14,7 @@ package struct FHIRBatchBundle: Codable, Sendable, Equatable {
     }
 
     /// One request inside the batch.
-    package struct Entry: Codable, Sendable, Equatable {
+    package struct Entry: Encodable, Sendable, Equatable {
         /// The Observation.
         package var resource: FHIRObservation
         /// `POST Observation`.

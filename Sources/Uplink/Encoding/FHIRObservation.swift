@@ -1,8 +1,10 @@
+import OutputFormats
+
 /// The FHIR R5 Observation JHE stores one OMH data point in (contract §5).
 ///
 /// Only the fields JHE reads or the gateway must get right; `code.coding` holds exactly one
 /// coding because a second one makes JHE fail the entry.
-package struct FHIRObservation: Codable, Sendable, Equatable {
+package struct FHIRObservation: Encodable, Sendable, Equatable {
     /// Always `Observation`.
     package var resourceType = "Observation"
     /// Always `final`: JHE fails the whole request without a status.
@@ -52,9 +54,32 @@ package struct FHIRReference: Codable, Sendable, Equatable {
 }
 
 /// A FHIR Attachment carrying inline data.
-package struct FHIRAttachment: Codable, Sendable, Equatable {
+///
+/// It holds the payload's bytes, which the Bundle's writer turns into base64 as it writes them;
+/// its `Encodable` form is FHIR's, with the base64 text in `data`.
+package struct FHIRAttachment: Encodable, Sendable, Equatable {
     /// `application/json`.
     package var contentType: String
-    /// Base64 of the payload.
-    package var data: String?
+    /// The payload, if any.
+    package var payload: [UInt8]?
+
+    /// An attachment of `contentType` carrying `payload`.
+    package init(contentType: String, payload: [UInt8]?) {
+        self.contentType = contentType
+        self.payload = payload
+    }
+
+    /// Base64 of the payload, as FHIR's `data` carries it.
+    package var data: String? { payload.map(ByteText.base64) }
+
+    private enum CodingKeys: String, CodingKey {
+        case contentType, data
+    }
+
+    /// Writes FHIR's form: the payload as base64 in `data`.
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(contentType, forKey: .contentType)
+        try container.encodeIfPresent(data, forKey: .data)
+    }
 }

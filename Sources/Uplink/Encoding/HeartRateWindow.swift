@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import OutputFormats
 
 /// The samples of one strap and patient that fall into one epoch-aligned window, and the
 /// statistics the windowed mode sends for them.
@@ -19,7 +20,7 @@ struct HeartRateWindow {
     var lastCaptureNanoseconds: Int64 { samples.map(\.captured.wallClockNanoseconds).max() ?? endNanoseconds }
 
     /// The sorted member ids: the same samples always name the same derived data points.
-    var memberKey: String { samples.map { $0.id.uuidString.lowercased() }.sorted().joined(separator: ",") }
+    var memberKey: String { samples.map(\.id.lowercasedText).sorted().joined(separator: ",") }
 
     /// `average`, `minimum`, `maximum`, in that order; the average rounded to 0.01 bpm.
     var statistics: [(String, Double)] {

@@ -66,15 +66,17 @@ package struct UploadEncoder: Sendable {
         switch item.source {
         case .reading(let sample):
             let time = RFC3339.format(nanosecondsSince1970: sample.captured.wallClockNanoseconds)
+            let uuid = sample.id.lowercasedText
             let point = OMHDataPoint(
-                header: header(uuid: sample.id, schema: .heartRate, created: time, sensor: sample.sensor),
+                header: header(uuid: uuid, schema: .heartRate, created: time, sensor: sample.sensor),
                 body: HeartRateBody(bpm: Double(sample.measurement.bpm), effectiveTimeFrame: .instant(time)))
             return try makeObservation(
-                point, uuid: sample.id, schema: .heartRate, display: "Heart rate", patient: sample.patientID, effective: time)
+                point, uuid: uuid, schema: .heartRate, display: "Heart rate", patient: sample.patientID, effective: time)
         case .windowStatistic(let window, let statistic, let bpm, let uuid):
             let start = RFC3339.format(nanosecondsSince1970: window.startNanoseconds)
             let end = RFC3339.format(nanosecondsSince1970: window.endNanoseconds)
             let created = RFC3339.format(nanosecondsSince1970: window.lastCaptureNanoseconds)
+            let uuid = uuid.lowercasedText
             let point = OMHDataPoint(
                 header: header(uuid: uuid, schema: .heartRate, created: created, sensor: window.sensor),
                 body: HeartRateBody(
@@ -84,7 +86,7 @@ package struct UploadEncoder: Sendable {
                 patient: window.patientID, effective: start)
         case .rrInterval(let sample, let index, let endNanoseconds):
             let time = RFC3339.format(nanosecondsSince1970: endNanoseconds)
-            let uuid = NameBasedUUID.make("rr-interval/\(sample.id.uuidString.lowercased())/\(index)")
+            let uuid = NameBasedUUID.make("rr-interval/\(sample.id.lowercasedText)/\(index)").lowercasedText
             let milliseconds = HeartRateMeasurement.milliseconds(fromRRInterval: sample.measurement.rrIntervals[index])
             let point = OMHDataPoint(
                 header: header(uuid: uuid, schema: .rrInterval, created: time, sensor: sample.sensor),
@@ -108,24 +110,24 @@ package struct UploadEncoder: Sendable {
         return items.reversed()
     }
 
-    private func header(uuid: UUID, schema: OMHSchemaID, created: String, sensor: BluetoothAddress) -> OMHHeader {
+    private func header(uuid: String, schema: OMHSchemaID, created: String, sensor: BluetoothAddress) -> OMHHeader {
         OMHHeader(
-            uuid: uuid.uuidString.lowercased(), schemaID: schema, sourceCreationDateTime: created,
+            uuid: uuid, schemaID: schema, sourceCreationDateTime: created,
             modality: "sensed", externalDatasheets: configuration.options.datasheet(for: sensor))
     }
 
     private func makeObservation<Body: JSONWritable>(
-        _ point: OMHDataPoint<Body>, uuid: UUID, schema: OMHSchemaID, display: String,
+        _ point: OMHDataPoint<Body>, uuid: String, schema: OMHSchemaID, display: String,
         patient: String?, effective: String
     ) throws(UplinkError) -> FHIRObservation {
         var json = JSONWriter(escaping: .asciiOnly)
         try point.write(to: &json)
         return FHIRObservation(
-            identifier: [FHIRIdentifier(system: Self.identifierSystem, value: "urn:uuid:" + uuid.uuidString.lowercased())],
+            identifier: [FHIRIdentifier(system: Self.identifierSystem, value: "urn:uuid:" + uuid)],
             code: FHIRCodeableConcept(coding: [FHIRCoding(system: Self.omhSystem, code: schema.code, display: display)]),
             subject: FHIRReference(reference: "Patient/" + (patient ?? configuration.defaultPatientID)),
             device: FHIRReference(reference: "Device/" + configuration.deviceID),
             effectiveDateTime: effective,
-            valueAttachment: FHIRAttachment(contentType: "application/json", data: Data(json.bytes).base64EncodedString()))
+            valueAttachment: FHIRAttachment(contentType: "application/json", payload: json.bytes))
     }
 }

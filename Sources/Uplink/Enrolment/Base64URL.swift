@@ -1,14 +1,10 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
+import OutputFormats
 
 /// Base64url without padding (RFC 4648 §5), as PKCE uses it.
 enum Base64URL {
     static func encode(_ bytes: [UInt8]) -> String {
         String(
-            Data(bytes).base64EncodedString().compactMap { character -> Character? in
+            ByteText.base64(bytes).compactMap { character -> Character? in
                 switch character {
                 case "+": "-"
                 case "/": "_"

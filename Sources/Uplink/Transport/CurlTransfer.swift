@@ -175,9 +175,11 @@ final class CurlTransfer: @unchecked Sendable {
 }
 
 private extension Substring {
-    /// Without leading and trailing spaces, tabs and line ends.
+    /// Without leading and trailing spaces, tabs and ASCII line ends, found byte by byte (every
+    /// header of every reply passes here).
     var trimmed: String {
-        let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0.isNewline }
-        return String(drop(while: blank).reversed().drop(while: blank).reversed())
+        let blank: (UInt8) -> Bool = { $0 == 0x20 || (0x09 ... 0x0D).contains($0) }
+        guard let first = utf8.firstIndex(where: { !blank($0) }), let last = utf8.lastIndex(where: { !blank($0) }) else { return "" }
+        return String(self[first ... last])
     }
 }
