@@ -16,14 +16,14 @@ enum NotificationSocketReader {
         _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
         let (frames, continuation) = AsyncStream<[UInt8]>.makeStream()
         let deliver = handler ?? { continuation.yield($0) }
+        let buffer = ReceiveBuffer(count: maximumLength)
         let handle = await connection.watch(
             readable: socket,
             {
-                var buffer = [UInt8](repeating: 0, count: maximumLength)
                 while true {
-                    let count = recv(socket, &buffer, buffer.count, 0)
+                    let count = buffer.bytes.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
                     if count > 0 {
-                        deliver(Array(buffer.prefix(count)))
+                        deliver(Array(buffer.bytes[..<count]))
                     } else if count < 0 && errno == EINTR {
                         continue
                     } else {
@@ -37,5 +37,15 @@ enum NotificationSocketReader {
             })
         continuation.onTermination = { _ in handle.cancel() }
         return (frames, handle)
+    }
+}
+
+/// The one buffer a notification socket is read into, made when reading starts rather than on
+/// every wake. Only the connection's thread, which runs the socket's watch, touches it.
+private final class ReceiveBuffer: @unchecked Sendable {
+    var bytes: [UInt8]
+
+    init(count: Int) {
+        bytes = [UInt8](repeating: 0, count: count)
     }
 }
