@@ -45,7 +45,7 @@ package enum ByteText {
     }
 
     /// The lower-case hexadecimal digit of `value`'s low four bits.
-    package static func lowerHexDigit(_ value: UInt8) -> UInt8 {
+    static func lowerHexDigit(_ value: UInt8) -> UInt8 {
         let nibble = value & 0x0F
         return nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") - 10 + nibble
     }
