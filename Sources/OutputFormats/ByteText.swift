@@ -4,7 +4,8 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Text forms of raw bytes, written straight into a new string's storage.
+/// Text forms of bytes and integers (hexadecimal, base64, decimal), written straight into their
+/// buffers.
 ///
 /// The upload writes three of them per sample: the sample's id twice as a lower-case UUID and the
 /// OMH payload as base64. Foundation formats `uuidString` through `snprintf` (and `lowercased()`
@@ -42,6 +43,20 @@ package enum ByteText {
                 }
             }
         }
+    }
+
+    /// Appends `value` in decimal, a minus sign first when negative, padded with zeros to at
+    /// least `minimumDigits` digits: the JSON writer's integers and RFC 3339's fields.
+    package static func appendDecimal(_ value: Int, minimumDigits: Int = 1, to output: inout [UInt8]) {
+        if value < 0 { output.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        let start = output.count
+        repeat {
+            output.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        while output.count - start < minimumDigits { output.append(UInt8(ascii: "0")) }
+        output[start...].reverse()
     }
 
     /// The lower-case hexadecimal digit of `value`'s low four bits.

@@ -123,7 +123,7 @@ package struct JSONWriter {
     package mutating func number(_ value: Double) throws(NonFiniteNumberError) {
         guard value.isFinite else { throw NonFiniteNumberError(value: value) }
         if value.magnitude < 1e15, value.rounded(.towardZero) == value, value != 0 || value.sign == .plus {
-            integer(Int64(value))
+            integer(Int(value))
             return
         }
         var text = value.description
@@ -133,16 +133,9 @@ package struct JSONWriter {
 
     /// Writes an integer, as `JSONEncoder` does (decimal digits, no exponent).
     package mutating func integer(_ value: some BinaryInteger) {
-        guard let value = Int64(exactly: value) else { return raw(String(value)) }
+        guard let value = Int(exactly: value) else { return raw(String(value)) }
         separate()
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        let start = bytes.count
-        repeat {
-            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        bytes[start...].reverse()
+        ByteText.appendDecimal(value, to: &bytes)
         afterValue = true
     }
 
@@ -215,11 +208,9 @@ package struct JSONWriter {
     private mutating func appendUnicodeEscape(_ unit: UInt16) {
         bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u")])
         for shift in stride(from: 12, through: 0, by: -4) {
-            bytes.append(Self.hexDigits[Int(unit >> UInt16(shift)) & 0xF])
+            bytes.append(ByteText.lowerHexDigit(UInt8(truncatingIfNeeded: unit >> UInt16(shift))))
         }
     }
-
-    private static let hexDigits = Array("0123456789abcdef".utf8)
 }
 
 /// A finite number was asked for and the value is NaN or infinite, which JSON cannot carry.

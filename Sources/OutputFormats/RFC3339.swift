@@ -31,52 +31,27 @@ package enum RFC3339 {
     }
 
     /// `2026-11-22T08:00:01`, then `.250` when `milliseconds` is given, then `Z`, written digit by
-    /// digit into the string's storage (the upload writes two of these per sample). A year
-    /// outside 0–9999, which RFC 3339 cannot write, comes out with all its digits and its sign.
+    /// digit into one buffer (the upload writes two of these per sample). A year outside
+    /// 0–9999, which RFC 3339 cannot write, comes out with all its digits and its sign.
     private static func text(secondsSince1970 seconds: Int64, milliseconds: Int?) -> String {
         let days = floorDivide(seconds, 86_400)
         let secondOfDay = Int(seconds - days * 86_400)
         let (year, month, day) = civil(daysSince1970: days)
-        return String(unsafeUninitializedCapacity: 40) { text in
-            var written = 0
-            func put(_ value: Int, width: Int) {
-                var magnitude = value.magnitude
-                if value < 0 {
-                    text[written] = UInt8(ascii: "-")
-                    written += 1
-                }
-                var digits = 1
-                var rest = magnitude / 10
-                while rest > 0 { (digits, rest) = (digits + 1, rest / 10) }
-                digits = max(digits, width)
-                for position in (written ..< written + digits).reversed() {
-                    text[position] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                    magnitude /= 10
-                }
-                written += digits
-            }
-            func put(_ character: Unicode.Scalar) {
-                text[written] = UInt8(ascii: character)
-                written += 1
-            }
-            put(year, width: 4)
-            put("-")
-            put(month, width: 2)
-            put("-")
-            put(day, width: 2)
-            put("T")
-            put(secondOfDay / 3600, width: 2)
-            put(":")
-            put(secondOfDay / 60 % 60, width: 2)
-            put(":")
-            put(secondOfDay % 60, width: 2)
-            if let milliseconds {
-                put(".")
-                put(milliseconds, width: 3)
-            }
-            put("Z")
-            return written
+        var text: [UInt8] = []
+        text.reserveCapacity(32)
+        func put(_ separator: Unicode.Scalar?, _ value: Int, digits: Int) {
+            if let separator { text.append(UInt8(ascii: separator)) }
+            ByteText.appendDecimal(value, minimumDigits: digits, to: &text)
         }
+        put(nil, year, digits: 4)
+        put("-", month, digits: 2)
+        put("-", day, digits: 2)
+        put("T", secondOfDay / 3600, digits: 2)
+        put(":", secondOfDay / 60 % 60, digits: 2)
+        put(":", secondOfDay % 60, digits: 2)
+        if let milliseconds { put(".", milliseconds, digits: 3) }
+        text.append(UInt8(ascii: "Z"))
+        return String(decoding: text, as: UTF8.self)
     }
 
     private static func floorDivide(_ value: Int64, _ divisor: Int64) -> Int64 {

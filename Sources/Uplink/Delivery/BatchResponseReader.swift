@@ -13,15 +13,7 @@ struct BatchResponseEntry: Equatable {
 
     /// The number the ASCII digits at the start of `status` write, if any (`201 Created` → 201).
     var statusCode: Int? {
-        guard let status else { return nil }
-        var code: Int?
-        for byte in status.utf8 {
-            guard (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains(byte) else { break }
-            let (shifted, overflow) = (code ?? 0).multipliedReportingOverflow(by: 10)
-            guard !overflow, shifted <= Int.max - 9 else { return nil }
-            code = shifted + Int(byte - UInt8(ascii: "0"))
-        }
-        return code
+        status.flatMap { Int(String(decoding: $0.utf8.prefix { (UInt8(ascii: "0") ... UInt8(ascii: "9")).contains($0) }, as: UTF8.self)) }
     }
 }
 
