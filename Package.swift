@@ -33,7 +33,7 @@ let package = Package(
         .systemLibrary(name: "CBlueZ", pkgConfig: "dbus-1", providers: [.apt(["libdbus-1-dev"])]),
         .target(name: "ProcessThreads", dependencies: ["CLinux", .product(name: "HeapModule", package: "swift-collections")]),
         .target(name: "DBus", dependencies: ["CBlueZ", "ProcessThreads"]),
-        .target(name: "BlueZ", dependencies: ["DBus", "ProcessThreads"]),
+        .target(name: "BlueZ", dependencies: ["CLinux", "DBus", "ProcessThreads"]),
         .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),

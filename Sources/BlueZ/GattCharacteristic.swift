@@ -41,6 +41,12 @@ package struct GattCharacteristic: BlueZObject {
         case propertiesChanged
     }
 
+    /// Takes each notified value, with how many nanoseconds before the call it arrived: from
+    /// `AcquireNotify`'s socket, which is read a little after its packets come (so that one wake
+    /// reads several), the kernel's stamp of each packet's arrival says; a `PropertiesChanged`
+    /// signal is handed on as soon as it is read (0).
+    package typealias NotificationHandler = @Sendable (_ value: [UInt8], _ arrivedNanosecondsAgo: UInt64) -> Void
+
     /// A running notification subscription. The frames stream ends when the subscription does:
     /// link loss, the characteristic vanishing, bluetoothd stopping, or `stop()`.
     package struct Notifications: Sendable {
@@ -62,9 +68,10 @@ package struct GattCharacteristic: BlueZObject {
     ///
     /// With a `handler`, each value is given to it on the connection's own thread as it is read,
     /// instead of to the frames stream: no task is woken per notification. It must be quick and
-    /// must not block.
+    /// must not block. Only with a handler is the socket read in gathered wakes: the stream's
+    /// values carry no arrival time, so they are read as they come.
     package func notifications(
-        preferAcquire: Bool = true, handler: (@Sendable ([UInt8]) -> Void)? = nil
+        preferAcquire: Bool = true, handler: NotificationHandler? = nil
     ) async throws(BlueZError) -> Notifications {
         let ended = await endOfLife()
         if preferAcquire, await property("NotifyAcquired") != nil,
@@ -99,7 +106,7 @@ package struct GattCharacteristic: BlueZObject {
         }
     }
 
-    private func acquire(ended: AsyncStream<Void>, handler: (@Sendable ([UInt8]) -> Void)?) async throws(BlueZError) -> Notifications {
+    private func acquire(ended: AsyncStream<Void>, handler: NotificationHandler?) async throws(BlueZError) -> Notifications {
         let reply = try await invoke("AcquireNotify", [.properties([:])], operation: "Acquire notifications of \(path.lastElement)")
         guard reply.count == 2, let socket = reply[0].fileDescriptor, let mtu = reply[1].integer else {
             throw BlueZError(
@@ -118,10 +125,15 @@ package struct GattCharacteristic: BlueZObject {
         }
     }
 
-    private func startNotify(ended: AsyncStream<Void>, handler: (@Sendable ([UInt8]) -> Void)?) async throws(BlueZError) -> Notifications {
+    private func startNotify(ended: AsyncStream<Void>, handler: NotificationHandler?) async throws(BlueZError) -> Notifications {
         let operation = "Start notifications of \(path.lastElement)"
         let (frames, continuation) = AsyncStream<[UInt8]>.makeStream()
-        let deliver = handler ?? { continuation.yield($0) }
+        let deliver: @Sendable ([UInt8]) -> Void
+        if let handler {
+            deliver = { handler($0, 0) }
+        } else {
+            deliver = { continuation.yield($0) }
+        }
         // Each notification goes from the connection's thread straight to the handler or into
         // the frames stream, read in place from libdbus's message: no decoding, no task between.
         let subscription: DBusSubscription

@@ -23,6 +23,8 @@
  *   to glibc's symbol by an asm label.
  * - O_DIRECT, which glibc defines only under _GNU_SOURCE: the kernel's value for each
  *   architecture the gateway is built for (the queue's ingest journal writes through it).
+ * - SO_TIMESTAMPNS and recvmsg(2)'s control messages, whose macros Swift does not import: a
+ *   notification socket's packets each carry the time the kernel received them.
  */
 #ifndef CLINUX_SHIM_H
 #define CLINUX_SHIM_H
@@ -32,7 +34,9 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/eventfd.h>
+#include <string.h>
 #include <sys/random.h>
+#include <sys/socket.h>
 #include <sys/timex.h>
 #include <time.h>
 #include <sys/prctl.h>
@@ -90,6 +94,32 @@ static inline int clinux_o_direct(void) {
 #else
 #error "O_DIRECT: unknown architecture"
 #endif
+}
+
+/* Asks the kernel to stamp each packet `socket` receives with its arrival (SO_TIMESTAMPNS,
+   CLOCK_REALTIME); 0, or -1 with errno set. */
+static inline int clinux_stamp_arrivals(int socket) {
+    int on = 1;
+    return setsockopt(socket, SOL_SOCKET, SO_TIMESTAMPNS, &on, sizeof on);
+}
+
+/* Reads one packet from `socket` into `buffer` without blocking, and the time it arrived in
+   nanoseconds since 1970 into `arrived` (0 when it carries none); returns what recvmsg returns. */
+static inline ssize_t clinux_receive_stamped(int socket, void *buffer, size_t length, long long *arrived) {
+    struct iovec data = { .iov_base = buffer, .iov_len = length };
+    union { char bytes[CMSG_SPACE(sizeof(struct timespec))]; struct cmsghdr alignment; } control;
+    struct msghdr message = { .msg_iov = &data, .msg_iovlen = 1, .msg_control = control.bytes, .msg_controllen = sizeof control.bytes };
+    ssize_t count = recvmsg(socket, &message, MSG_DONTWAIT);
+    *arrived = 0;
+    for (struct cmsghdr *header = count >= 0 ? CMSG_FIRSTHDR(&message) : NULL; header; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_TIMESTAMPNS
+            && header->cmsg_len >= CMSG_LEN(sizeof(struct timespec))) {
+            struct timespec time;
+            memcpy(&time, CMSG_DATA(header), sizeof time);
+            *arrived = time.tv_sec * 1000000000LL + time.tv_nsec;
+        }
+    }
+    return count;
 }
 
 #endif

@@ -221,10 +221,16 @@ package final class DBusConnection: Sendable {
     /// file, an error). Then, or on `cancel()`, or when the connection closes, `ended` is called,
     /// once, on that thread. For sockets a bus call hands out (BlueZ's `AcquireNotify`): their
     /// reads share the one thread the bus already has, and wake nothing else.
+    ///
+    /// With a `rest`, the descriptor is left alone for that long after each read, together with
+    /// every other watch that has one: what arrives meanwhile waits in the kernel and the next
+    /// wake reads it all. For sockets whose packets the kernel timestamps (`SO_TIMESTAMPNS`),
+    /// so that reading late loses nothing of when they came.
     package func watch(
-        readable descriptor: Int32, _ readable: @escaping @Sendable () -> Bool, ended: @escaping @Sendable () -> Void
+        readable descriptor: Int32, rest: Duration? = nil, _ readable: @escaping @Sendable () -> Bool,
+        ended: @escaping @Sendable () -> Void
     ) async -> DBusSubscription {
-        let watch = DBusLoop.DescriptorWatch(descriptor: descriptor, readable: readable, ended: ended)
+        let watch = DBusLoop.DescriptorWatch(descriptor: descriptor, rest: rest, readable: readable, ended: ended)
         let id = await onLoop { loop in loop.addDescriptorWatch(watch) }
         return DBusSubscription { [loop] in
             loop.submit { loop in loop.removeDescriptorWatch(id) }

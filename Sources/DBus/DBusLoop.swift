@@ -31,7 +31,7 @@ final class DBusLoop: @unchecked Sendable {
     /// Called once, on the loop thread, when the connection closes for any reason.
     var closing: (DBusLoop) -> Void = { _ in }
     private var pendingCalls: [OpaquePointer: CheckedContinuation<Result<DBusMessage, DBusError>, Never>] = [:]
-    /// Other descriptors polled on this thread (`DBusConnection.watch(readable:_:ended:)`).
+    /// Other descriptors polled on this thread (`DBusConnection.watch(readable:rest:_:ended:)`).
     private var descriptorWatches: [UInt64: DescriptorWatch] = [:]
     private var nextDescriptorWatch: UInt64 = 0
     /// Whether the wake pipe has bytes to drain: set when `poll` finds it readable (and at
@@ -43,10 +43,16 @@ final class DBusLoop: @unchecked Sendable {
     private var descriptors: [pollfd] = []
     private var polled: [OpaquePointer] = []
     private var polledWatchIDs: [UInt64] = []
+    /// Until when the resting descriptor watches are left out of `poll`: set after a turn that
+    /// read one of them, so what comes meanwhile waits in their sockets and one wake reads it all.
+    private var restingUntil: ContinuousClock.Instant?
 
     /// A descriptor read on the loop thread: `readable` drains it and says whether to go on.
+    /// With a `rest`, once it has been read it is not polled again for that long (nor is any
+    /// other watch with a rest: they rest together, so several sockets share a wake).
     struct DescriptorWatch {
         let descriptor: Int32
+        let rest: Duration?
         let readable: @Sendable () -> Bool
         let ended: @Sendable () -> Void
     }
@@ -257,12 +263,17 @@ final class DBusLoop: @unchecked Sendable {
             descriptors.append(pollfd(fd: dbus_watch_get_unix_fd(watch), events: events, revents: 0))
             polled.append(watch)
         }
-        for (id, watch) in descriptorWatches {
+        let now = ContinuousClock.now
+        if let until = restingUntil, until <= now { restingUntil = nil }
+        for (id, watch) in descriptorWatches where restingUntil == nil || watch.rest == nil {
             descriptors.append(pollfd(fd: watch.descriptor, events: Int16(POLLIN), revents: 0))
             polledWatchIDs.append(id)
         }
-        let now = ContinuousClock.now
-        let nearest = timeouts.compactMap(\.deadline).min()
+        var nearest = restingUntil
+        for entry in timeouts {
+            guard let deadline = entry.deadline else { continue }
+            nearest = min(nearest ?? deadline, deadline)
+        }
         let waitMilliseconds: Int32 =
             nearest.map { deadline in
                 let remaining = now.duration(to: deadline)
@@ -286,7 +297,12 @@ final class DBusLoop: @unchecked Sendable {
                 dbus_watch_handle(watch, flags)
             }
             for (offset, id) in polledWatchIDs.enumerated() where descriptors[1 + polled.count + offset].revents != 0 {
-                if let watch = descriptorWatches[id], !watch.readable() { removeDescriptorWatch(id) }
+                guard let watch = descriptorWatches[id] else { continue }
+                if let rest = watch.rest {
+                    let until = ContinuousClock.now.advanced(by: rest)
+                    restingUntil = max(restingUntil ?? until, until)
+                }
+                if !watch.readable() { removeDescriptorWatch(id) }
             }
         }
         let after = ContinuousClock.now

@@ -44,7 +44,7 @@ struct NotificationTests {
     func handlerTakesFrames(preferAcquire: Bool) async throws {
         let (fixture, address, measurement) = try await Self.connectedQuietStrap()
         let received = Mutex<[[UInt8]]>([])
-        let notifications = try await measurement.notifications(preferAcquire: preferAcquire) { frame in
+        let notifications = try await measurement.notifications(preferAcquire: preferAcquire) { frame, _ in
             received.withLock { $0.append(frame) }
         }
         await Self.releaseScriptedFrames(on: fixture, from: address)
@@ -54,6 +54,30 @@ struct NotificationTests {
         var yielded = 0
         for await _ in notifications.frames { yielded += 1 }
         #expect(yielded == 0)
+    }
+
+    @Test("a value read from the AcquireNotify socket after a rest says how long ago the kernel received it")
+    func socketValuesCarryTheirArrival() async throws {
+        let (fixture, address, measurement) = try await Self.connectedQuietStrap()
+        let received = Mutex<[(frame: [UInt8], age: UInt64, handedAt: ContinuousClock.Instant)]>([])
+        let notifications = try await measurement.notifications { frame, age in
+            received.withLock { $0.append((frame, age, .now)) }
+        }
+        #expect(notifications.transport == .acquired(mtu: 23))
+        // A value every 50 ms: after each read the socket rests 250 ms, and the values that
+        // come meanwhile wait in the kernel, stamped, for the next read.
+        let released = ContinuousClock.now
+        await Self.releaseScriptedFrames(on: fixture, from: address)
+        #expect(await eventually { received.withLock { $0.count } >= Self.scripted.count })
+        let values = received.withLock { Array($0.prefix(Self.scripted.count)) }
+        #expect(values.map(\.frame) == Self.scripted)
+        // Each arrival falls between the release and the hand-over, and within a second of it.
+        for value in values {
+            #expect(value.age < 1_000_000_000)
+            #expect(value.handedAt - .nanoseconds(Int64(value.age)) >= released)
+        }
+        #expect(values.contains { $0.age >= 10_000_000 }, "values that waited out a rest say so")
+        notifications.stop()
     }
 
     @Test("falls back to StartNotify when bluetoothd does not offer AcquireNotify")

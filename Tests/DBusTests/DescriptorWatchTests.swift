@@ -10,6 +10,8 @@ struct DescriptorWatchTests {
     /// What a watch saw: packets read, and how many times it ended.
     final class Seen: Sendable {
         let packets = Mutex<[[UInt8]]>([])
+        /// How many packets each call of `readable` read.
+        let reads = Mutex<[Int]>([])
         let ends = Mutex(0)
     }
 
@@ -20,14 +22,21 @@ struct DescriptorWatchTests {
         return (pair[0], pair[1])
     }
 
-    static func watch(_ reader: Int32, on connection: DBusConnection, seen: Seen) async -> DBusSubscription {
+    static func watch(_ reader: Int32, on connection: DBusConnection, rest: Duration? = nil, seen: Seen) async -> DBusSubscription {
         await connection.watch(
-            readable: reader,
+            readable: reader, rest: rest,
             {
                 var buffer = [UInt8](repeating: 0, count: 64)
+                var read = 0
+                defer { seen.reads.withLock { $0.append(read) } }
                 while true {
                     let count = recv(reader, &buffer, buffer.count, 0)
-                    if count > 0 { seen.packets.withLock { $0.append(Array(buffer.prefix(count))) } } else { return count < 0 && errno == EAGAIN }
+                    if count > 0 {
+                        read += 1
+                        seen.packets.withLock { $0.append(Array(buffer.prefix(count))) }
+                    } else {
+                        return count < 0 && errno == EAGAIN
+                    }
                 }
             },
             ended: { seen.ends.withLock { $0 += 1 } })
@@ -48,6 +57,34 @@ struct DescriptorWatchTests {
         #expect(seen.packets.withLock { $0 } == (0 ..< 20).map { [UInt8($0), 0x48] })
         close(writer)
         try await waitUntil { seen.ends.withLock { $0 } == 1 }
+    }
+
+    @Test("a watch with a rest is left alone that long after a read: what comes meanwhile is read in one call")
+    func restGathersReads() async throws {
+        let fixture = try await BusFixture.start()
+        let (reader, writer) = try Self.socketPair()
+        defer {
+            close(reader)
+            close(writer)
+        }
+        let seen = Seen()
+        let rest = Duration.seconds(3)
+        _ = await Self.watch(reader, on: fixture.client, rest: rest, seen: seen)
+        var packet: [UInt8] = [0, 0x48]
+        #expect(send(writer, &packet, packet.count, 0) == 2)
+        try await waitUntil { seen.packets.withLock { $0.count } == 1 }
+        let firstRead = ContinuousClock.now
+        for index in 1 ... 5 {
+            packet[0] = UInt8(index)
+            #expect(send(writer, &packet, packet.count, 0) == 2)
+        }
+        // The bus is served while the socket rests.
+        #expect(try await fixture.client.nameOwner(of: "org.freedesktop.DBus") != nil)
+        try await waitUntil { seen.packets.withLock { $0.count } == 6 }
+        let elapsed = firstRead.duration(to: .now)
+        #expect(seen.packets.withLock { $0.map(\.[0]) } == [0, 1, 2, 3, 4, 5])
+        #expect(seen.reads.withLock { $0 } == [1, 5], "the five sent during the rest are read together")
+        #expect(elapsed >= rest - .milliseconds(100))
     }
 
     @Test("cancelling ends the watch once, however often it is cancelled, and the connection still works")

@@ -236,9 +236,9 @@ package actor InMemoryStrapRadio: StrapRadio {
         func servicesResolved(within timeout: Duration) async -> Bool { await radio.adapter(of: address) == adapter }
         func details() async -> DeviceDetails { await radio.details(of: address) }
         func heartRateNotifications(
-            within timeout: Duration, deliver: @escaping @Sendable ([UInt8]) -> Void
+            within timeout: Duration, deliver: @escaping @Sendable ([UInt8], UInt64) -> Void
         ) async throws -> StrapNotifications? {
-            await radio.subscribe(address, deliver: deliver)
+            await radio.subscribe(address, deliver: { deliver($0, 0) })
         }
         func disconnect() async { await radio.disconnect(address) }
     }

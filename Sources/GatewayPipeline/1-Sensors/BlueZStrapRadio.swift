@@ -96,7 +96,7 @@ struct BlueZStrapLink: StrapLink {
     }
 
     func heartRateNotifications(
-        within timeout: Duration, deliver: @escaping @Sendable ([UInt8]) -> Void
+        within timeout: Duration, deliver: @escaping GattCharacteristic.NotificationHandler
     ) async throws -> StrapNotifications? {
         guard let measurement = await device.waitForCharacteristic(BluetoothUUID.heartRateMeasurement.uuidString, timeout: timeout) else {
             return nil

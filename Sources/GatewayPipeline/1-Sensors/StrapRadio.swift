@@ -31,11 +31,11 @@ package protocol StrapLink: Sendable {
     func servicesResolved(within timeout: Duration) async -> Bool
     /// Battery, body location, manufacturer and model, as far as the strap offers them.
     func details() async -> DeviceDetails
-    /// Starts the 0x2A37 notifications, handing each frame to `deliver` as it arrives (on the
-    /// stack's own thread: no task is woken per frame); nil when the strap has no such
-    /// characteristic after `timeout`.
+    /// Starts the 0x2A37 notifications, handing each frame to `deliver` with how many
+    /// nanoseconds ago it arrived (on the stack's own thread: no task is woken per frame); nil
+    /// when the strap has no such characteristic after `timeout`.
     func heartRateNotifications(
-        within timeout: Duration, deliver: @escaping @Sendable ([UInt8]) -> Void
+        within timeout: Duration, deliver: @escaping @Sendable (_ frame: [UInt8], _ arrivedNanosecondsAgo: UInt64) -> Void
     ) async throws -> StrapNotifications?
     /// Drops the connection; failures are ignored (the link may be gone already).
     func disconnect() async

@@ -32,9 +32,10 @@ final class FrameReceiver: Sendable {
         self.onEvent = onEvent
     }
 
-    /// Decodes `frame` and hands its sample on, or counts and reports it as malformed.
-    func receive(_ frame: [UInt8]) {
-        let captured = clock.now()
+    /// Decodes `frame`, which arrived `arrivedNanosecondsAgo`, and hands its sample on, or
+    /// counts and reports it as malformed.
+    func receive(_ frame: [UInt8], arrivedNanosecondsAgo: UInt64) {
+        let captured = clock.now(arrivedNanosecondsAgo: arrivedNanosecondsAgo)
         do {
             let decoded = try HeartRateMeasurement.decode(frame)
             tally.sample(decoded.value, wallClock: captured.wallClockNanoseconds)

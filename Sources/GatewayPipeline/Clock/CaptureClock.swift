@@ -16,16 +16,24 @@ package struct CaptureClock: Sendable {
     /// Whether this machine's clock is synchronised now (for status and doctor).
     package static var isSynchronized: Bool { SystemClockSource.kernelSaysSynchronized() }
 
-    /// The capture time of a sample arriving now. Whether the clock is synchronised is asked
+    /// The capture time of a sample arriving now.
+    package func now() -> CaptureTime {
+        now(arrivedNanosecondsAgo: 0)
+    }
+
+    /// The capture time of a sample that arrived `arrivedNanosecondsAgo` (a notification read
+    /// some time after the kernel received it). Whether the clock is synchronised is asked
     /// at most once a second (`adjtimex` takes the kernel's timekeeping lock; ten straps ask
     /// ten times a second each): a stamp made within a second of a change may carry the state
     /// before it, which repair handles either way, since both readings are right then.
-    package func now() -> CaptureTime {
-        let wall = source.wallClockNanoseconds()
-        let monotonic = source.monotonicNanoseconds()
+    package func now(arrivedNanosecondsAgo: UInt64) -> CaptureTime {
+        let now = source.monotonicNanoseconds()
+        let age = min(arrivedNanosecondsAgo, now)
+        let wall = source.wallClockNanoseconds() - Int64(age)
+        let monotonic = now - age
         return CaptureTime(
             wallClockNanoseconds: wall,
-            wallClockSynchronized: synchronization.value(at: monotonic) { source.isSynchronized() },
+            wallClockSynchronized: synchronization.value(at: now) { source.isSynchronized() },
             monotonicNanoseconds: monotonic,
             bootID: source.bootID)
     }
