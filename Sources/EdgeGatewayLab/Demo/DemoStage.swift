@@ -187,13 +187,18 @@ final class DemoStage: @unchecked Sendable {
         statusReport()?.sensors.reduce(0) { $0 + $1.samplesAccepted } ?? 0
     }
 
-    /// Notifications the simulated straps have delivered to the daemon so far (sent, less those
-    /// an `AcquireNotify` socket dropped because the daemon did not read them in time).
+    /// Notifications the simulated straps have delivered to the daemon so far (those an
+    /// `AcquireNotify` socket dropped were never sent).
     func notificationsDelivered() async -> Int {
         var total = 0
-        for strap in straps {
-            total += await bluetoothd.notificationsSent(to: strap) - bluetoothd.notificationsDropped(for: strap)
-        }
+        for strap in straps { total += await bluetoothd.notificationsSent(to: strap) }
+        return total
+    }
+
+    /// Notifications dropped so far because the daemon's `AcquireNotify` socket was full.
+    func notificationsDropped() async -> Int {
+        var total = 0
+        for strap in straps { total += await bluetoothd.notificationsDropped(for: strap) }
         return total
     }
 

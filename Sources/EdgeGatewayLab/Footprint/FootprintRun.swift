@@ -13,6 +13,10 @@ struct FootprintRun: Sendable {
     let seconds: Double
     /// Notifications delivered to the daemon inside the window.
     let samples: Int
+    /// Notifications the simulated bluetoothd dropped inside the window because the daemon's
+    /// `AcquireNotify` socket was full (bluetoothd drops them too): a daemon that reads too
+    /// late shows here, not as a cheaper sample.
+    let dropped: Int
     let window: FootprintWindow
     let exactlyOnce: Bool
     let accepted: Int
@@ -47,14 +51,14 @@ struct FootprintRun: Sendable {
         }
         try await Task.sleep(for: .seconds(warmUp))
         guard let pid = stage.daemon?.pid else { throw DemoError("the daemon is gone") }
-        let (window, samples, elapsed) = try await observe([pid], on: stage, seconds: seconds)
+        let (window, samples, dropped, elapsed) = try await observe([pid], on: stage, seconds: seconds)
 
         await stage.silenceStraps()
         let drained = await stage.waitForDrain(within: .seconds(300)) {}
         let exit = try await stage.stopDaemon()
         let verdict = await DemoVerdict(stage: stage, drained: drained, daemonExit: exit, outageSeconds: 0, cost: nil, drain: nil)
         return FootprintRun(
-            scenario: scenario, subject: "edge-gateway", seconds: elapsed, samples: samples, window: window,
+            scenario: scenario, subject: "edge-gateway", seconds: elapsed, samples: samples, dropped: dropped, window: window,
             exactlyOnce: verdict.exactlyOnce, accepted: verdict.accepted)
     }
 
@@ -73,11 +77,11 @@ struct FootprintRun: Sendable {
             let running = try await peer.start(on: stage)
             started = running
             try await Task.sleep(for: .seconds(warmUp))
-            let (window, samples, elapsed) = try await observe(running.pids, on: stage, seconds: seconds)
+            let (window, samples, dropped, elapsed) = try await observe(running.pids, on: stage, seconds: seconds)
             let verdict = try await peer.stop(running, on: stage)
             await stage.tearDown(keep: false)
             return FootprintRun(
-                scenario: scenario, subject: "peer", seconds: elapsed, samples: samples, window: window,
+                scenario: scenario, subject: "peer", seconds: elapsed, samples: samples, dropped: dropped, window: window,
                 exactlyOnce: verdict.exactlyOnce, accepted: verdict.received)
         } catch {
             started?.kill()
@@ -87,10 +91,11 @@ struct FootprintRun: Sendable {
     }
 
     /// Reads the counters of `pids` once a second for `seconds`: the window, the notifications
-    /// the straps delivered in it, and its length in seconds.
-    private static func observe(_ pids: [Int32], on stage: DemoStage, seconds: Int) async throws -> (FootprintWindow, Int, Double) {
+    /// the straps delivered in it and those dropped, and its length in seconds.
+    private static func observe(_ pids: [Int32], on stage: DemoStage, seconds: Int) async throws -> (FootprintWindow, Int, Int, Double) {
         guard let start = ProcessCounters(pids: pids) else { throw DemoError("the measured process is gone") }
         let deliveredAtStart = await stage.notificationsDelivered()
+        let droppedAtStart = await stage.notificationsDropped()
         let began = ContinuousClock.now
         var window = FootprintWindow(start: start)
         for _ in 0 ..< seconds {
@@ -100,7 +105,8 @@ struct FootprintRun: Sendable {
         }
         let elapsed = began.duration(to: .now)
         let samples = await stage.notificationsDelivered() - deliveredAtStart
-        return (window, samples, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        let dropped = await stage.notificationsDropped() - droppedAtStart
+        return (window, samples, dropped, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
     }
 
     /// CPU per notification, µs; nil with no samples.
@@ -143,6 +149,8 @@ struct FootprintRun: Sendable {
         number("seconds", seconds)
         json.key("samples")
         json.integer(samples)
+        json.key("dropped")
+        json.integer(dropped)
         number("cpu_us_per_sample", cpuMicrosecondsPerSample)
         number("cpu_us_per_s", cpuMicrosecondsPerSecond)
         number("rss_mb", Double(window.medianResidentBytes) / 1e6)

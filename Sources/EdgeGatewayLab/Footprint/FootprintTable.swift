@@ -44,6 +44,7 @@ struct FootprintTable {
             + "private dirty \(Self.format(Double(run.window.medianPrivateDirtyBytes) / 1e6, digits: 1)) MB, " + written
             + "\(Self.format(run.wakeUpsPerSecond, digits: 1)) wake-ups/s, \(run.window.threadCount) threads, "
             + (run.exactlyOnce ? "all \(run.accepted) samples stored exactly once" : "NOT stored exactly once")
+            + (run.dropped > 0 ? "; \(run.dropped) notifications DROPPED (the socket was full)" : "")
     }
 
     private static func median(_ values: [Double]) -> Double? {
