@@ -114,7 +114,8 @@ package struct GattCharacteristic: BlueZObject {
                 operation: "Acquire notifications of \(path.lastElement)")
         }
         let (frames, reader) = await NotificationSocketReader.start(
-            socket: socket.duplicate(), maximumLength: max(mtu, 512), on: client.connection, handler: handler)
+            socket: socket.duplicate(), maximumLength: max(mtu, 512), on: client.connection, arrivals: client.arrivals,
+            handler: handler)
         let watcher = Task {
             for await _ in ended { break }
             reader.cancel()

@@ -10,31 +10,39 @@ import Glibc
 /// With a handler, reads are gathered: after a read the socket rests for `rest` (with every
 /// other notification socket), and the packets that come meanwhile wait in the kernel, each
 /// stamped with its arrival, for the next wake. At 10 notifications a second that is about four
-/// wakes instead of ten, and each sample still carries the time its packet came. A commit makes
-/// samples durable once a second anyway, so the rest delays nothing that counts.
+/// wakes instead of ten, and each sample still carries the time its packet came; what one wake
+/// reads from several sockets is handed on in arrival order (`NotificationArrivals`). A sample
+/// reaches its commit up to a rest later (commits come once a second).
 enum NotificationSocketReader {
     /// How long a read socket rests. bluetoothd drops a notification whose `sendmsg` finds the
     /// socket full (its end is non-blocking): its send buffer holds about 278 heart-rate packets
     /// (Linux's default `wmem_default`), 50 of which come in 250 ms at 200 a second.
     static let rest: Duration = .milliseconds(250)
-    /// An arrival stamp older than this (or in the future) means the wall clock was stepped
-    /// between the packet's arrival and its read: the read time stands instead.
-    static let oldestArrival: UInt64 = 1_000_000_000
 
     /// Starts reading `socket`, taking ownership of it (it is closed when reading ends, which
     /// bluetoothd sees as the end of the notification session). Cancelling the returned
     /// subscription, or dropping the frames stream, ends it. With a `handler`, frames go to it
-    /// on the connection's thread and the stream only ends.
+    /// on the connection's thread, through `arrivals` in the order they came, and the stream
+    /// only ends.
     static func start(
-        socket: Int32, maximumLength: Int, on connection: DBusConnection, handler: GattCharacteristic.NotificationHandler?
+        socket: Int32, maximumLength: Int, on connection: DBusConnection, arrivals: NotificationArrivals,
+        handler: GattCharacteristic.NotificationHandler?
     ) async -> (frames: AsyncStream<[UInt8]>, handle: DBusSubscription) {
         _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
-        let stamped = handler != nil && clinux_stamp_arrivals(socket) == 0
         let (frames, continuation) = AsyncStream<[UInt8]>.makeStream()
-        let deliver = handler ?? { value, _ in continuation.yield(value) }
+        let gathered = handler != nil && clinux_stamp_arrivals(socket) == 0
+        let deliver: @Sendable (_ value: [UInt8], _ arrived: Int64) -> Void
+        if let handler, gathered {
+            deliver = { value, arrived in arrivals.add(value, arrived: arrived, to: handler) }
+        } else if let handler {
+            deliver = { value, _ in handler(value, 0) }
+        } else {
+            deliver = { value, _ in continuation.yield(value) }
+        }
+        let settle: (@Sendable () -> Void)? = gathered ? { @Sendable in arrivals.settle() } : nil
         let buffer = ReceiveBuffer(count: maximumLength)
         let handle = await connection.watch(
-            readable: socket, rest: stamped ? rest : nil,
+            readable: socket, rest: gathered ? rest : nil,
             {
                 while true {
                     var arrived: Int64 = 0
@@ -42,7 +50,7 @@ enum NotificationSocketReader {
                         clinux_receive_stamped(socket, $0.baseAddress, $0.count, &arrived)
                     }
                     if count > 0 {
-                        deliver(Array(buffer.bytes[..<count]), age(of: arrived))
+                        deliver(Array(buffer.bytes[..<count]), arrived)
                     } else if count < 0 && errno == EINTR {
                         continue
                     } else {
@@ -50,21 +58,13 @@ enum NotificationSocketReader {
                     }
                 }
             },
+            settle: settle,
             ended: {
                 close(socket)
                 continuation.finish()
             })
         continuation.onTermination = { _ in handle.cancel() }
         return (frames, handle)
-    }
-
-    /// How long ago a packet stamped `arrived` (nanoseconds since 1970, 0 for none) came.
-    static func age(of arrived: Int64) -> UInt64 {
-        guard arrived > 0 else { return 0 }
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let age = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec) - arrived
-        return age > 0 && UInt64(age) <= oldestArrival ? UInt64(age) : 0
     }
 }
 

@@ -225,12 +225,14 @@ package final class DBusConnection: Sendable {
     /// With a `rest`, the descriptor is left alone for that long after each read, together with
     /// every other watch that has one: what arrives meanwhile waits in the kernel and the next
     /// wake reads it all. For sockets whose packets the kernel timestamps (`SO_TIMESTAMPNS`),
-    /// so that reading late loses nothing of when they came.
+    /// so that reading late loses nothing of when they came. `settle` is called after each
+    /// turn that read the descriptor, once every descriptor ready in that turn has been read:
+    /// what several were read together can be handed on in the order it came.
     package func watch(
         readable descriptor: Int32, rest: Duration? = nil, _ readable: @escaping @Sendable () -> Bool,
-        ended: @escaping @Sendable () -> Void
+        settle: (@Sendable () -> Void)? = nil, ended: @escaping @Sendable () -> Void
     ) async -> DBusSubscription {
-        let watch = DBusLoop.DescriptorWatch(descriptor: descriptor, rest: rest, readable: readable, ended: ended)
+        let watch = DBusLoop.DescriptorWatch(descriptor: descriptor, rest: rest, readable: readable, settle: settle, ended: ended)
         let id = await onLoop { loop in loop.addDescriptorWatch(watch) }
         return DBusSubscription { [loop] in
             loop.submit { loop in loop.removeDescriptorWatch(id) }

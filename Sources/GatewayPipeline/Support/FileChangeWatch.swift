@@ -3,7 +3,7 @@ import Glibc
 
 /// Raises a `ChangeSignal` when one of some named files in a directory is written, replaced or
 /// removed: inotify, its descriptor polled on the bus connection's own thread
-/// (`DBusConnection.watch(readable:rest:_:ended:)`), so nothing polls and nothing wakes while the
+/// (`DBusConnection.watch(readable:rest:_:settle:ended:)`), so nothing polls and nothing wakes while the
 /// directory stays as it is. The gateway's commands replace state files by rename, which
 /// inotify reports as `IN_MOVED_TO`.
 ///
