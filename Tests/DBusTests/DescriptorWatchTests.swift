@@ -59,48 +59,52 @@ struct DescriptorWatchTests {
         try await waitUntil { seen.ends.withLock { $0 } == 1 }
     }
 
-    @Test("a watch with a rest is left alone that long after a read: what comes meanwhile is read in one call")
-    func restGathersReads() async throws {
+    /// Runs `body` with a bus, the writing end of a socket pair whose reading end is watched on
+    /// it (with `rest`), what the watch sees, and the watch; closes both ends afterwards.
+    static func withWatchedSocket(
+        rest: Duration? = nil, _ body: (BusFixture, _ writer: Int32, Seen, DBusSubscription) async throws -> Void
+    ) async throws {
         let fixture = try await BusFixture.start()
-        let (reader, writer) = try Self.socketPair()
+        let (reader, writer) = try socketPair()
         defer {
             close(reader)
             close(writer)
         }
         let seen = Seen()
+        let watch = await Self.watch(reader, on: fixture.client, rest: rest, seen: seen)
+        try await body(fixture, writer, seen, watch)
+    }
+
+    @Test("a watch with a rest is left alone that long after a read: what comes meanwhile is read in one call")
+    func restGathersReads() async throws {
         let rest = Duration.seconds(3)
-        _ = await Self.watch(reader, on: fixture.client, rest: rest, seen: seen)
-        var packet: [UInt8] = [0, 0x48]
-        #expect(send(writer, &packet, packet.count, 0) == 2)
-        try await waitUntil { seen.packets.withLock { $0.count } == 1 }
-        let firstRead = ContinuousClock.now
-        for index in 1 ... 5 {
-            packet[0] = UInt8(index)
+        try await Self.withWatchedSocket(rest: rest) { fixture, writer, seen, _ in
+            var packet: [UInt8] = [0, 0x48]
             #expect(send(writer, &packet, packet.count, 0) == 2)
+            try await waitUntil { seen.packets.withLock { $0.count } == 1 }
+            let firstRead = ContinuousClock.now
+            for index in 1 ... 5 {
+                packet[0] = UInt8(index)
+                #expect(send(writer, &packet, packet.count, 0) == 2)
+            }
+            // The bus is served while the socket rests.
+            #expect(try await fixture.client.nameOwner(of: "org.freedesktop.DBus") != nil)
+            try await waitUntil { seen.packets.withLock { $0.count } == 6 }
+            let elapsed = firstRead.duration(to: .now)
+            #expect(seen.packets.withLock { $0.map(\.[0]) } == [0, 1, 2, 3, 4, 5])
+            #expect(seen.reads.withLock { $0 } == [1, 5], "the five sent during the rest are read together")
+            #expect(elapsed >= rest - .milliseconds(100))
         }
-        // The bus is served while the socket rests.
-        #expect(try await fixture.client.nameOwner(of: "org.freedesktop.DBus") != nil)
-        try await waitUntil { seen.packets.withLock { $0.count } == 6 }
-        let elapsed = firstRead.duration(to: .now)
-        #expect(seen.packets.withLock { $0.map(\.[0]) } == [0, 1, 2, 3, 4, 5])
-        #expect(seen.reads.withLock { $0 } == [1, 5], "the five sent during the rest are read together")
-        #expect(elapsed >= rest - .milliseconds(100))
     }
 
     @Test("cancelling ends the watch once, however often it is cancelled, and the connection still works")
     func cancelEndsOnce() async throws {
-        let fixture = try await BusFixture.start()
-        let (reader, writer) = try Self.socketPair()
-        defer {
-            close(reader)
-            close(writer)
+        try await Self.withWatchedSocket { fixture, _, seen, watch in
+            watch.cancel()
+            watch.cancel()
+            try await waitUntil { seen.ends.withLock { $0 } == 1 }
+            #expect(try await fixture.client.nameOwner(of: "org.freedesktop.DBus") != nil)
+            #expect(seen.ends.withLock { $0 } == 1)
         }
-        let seen = Seen()
-        let watch = await Self.watch(reader, on: fixture.client, seen: seen)
-        watch.cancel()
-        watch.cancel()
-        try await waitUntil { seen.ends.withLock { $0 } == 1 }
-        #expect(try await fixture.client.nameOwner(of: "org.freedesktop.DBus") != nil)
-        #expect(seen.ends.withLock { $0 } == 1)
     }
 }
