@@ -43,6 +43,8 @@ final class DBusLoop: @unchecked Sendable {
     private var descriptors: [pollfd] = []
     private var polled: [OpaquePointer] = []
     private var polledWatchIDs: [UInt64] = []
+    /// The `settle` of each descriptor watch read in this turn, kept like `descriptors`.
+    private var settling: [@Sendable () -> Void] = []
     /// Until when the resting descriptor watches are left out of `poll`: set after a turn that
     /// read one of them, so what comes meanwhile waits in their sockets and one wake reads it all.
     private var restingUntil: ContinuousClock.Instant?
@@ -298,7 +300,7 @@ final class DBusLoop: @unchecked Sendable {
                 if revents & Int16(POLLHUP) != 0 { flags |= DBUS_WATCH_HANGUP.rawValue }
                 dbus_watch_handle(watch, flags)
             }
-            var settling: [@Sendable () -> Void] = []
+            settling.removeAll(keepingCapacity: true)
             for (offset, id) in polledWatchIDs.enumerated() where descriptors[1 + polled.count + offset].revents != 0 {
                 guard let watch = descriptorWatches[id] else { continue }
                 if let rest = watch.rest {

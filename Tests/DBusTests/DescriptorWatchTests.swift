@@ -10,8 +10,11 @@ struct DescriptorWatchTests {
     /// What a watch saw: packets read, and how many times it ended.
     final class Seen: Sendable {
         let packets = Mutex<[[UInt8]]>([])
-        /// How many packets each call of `readable` read.
+        /// How many packets each call of `readable` read, and when each call began.
         let reads = Mutex<[Int]>([])
+        let readStarts = Mutex<[ContinuousClock.Instant]>([])
+        /// How many packets had been read each time `settle` ran.
+        let settled = Mutex<[Int]>([])
         let ends = Mutex(0)
     }
 
@@ -26,6 +29,7 @@ struct DescriptorWatchTests {
         await connection.watch(
             readable: reader, rest: rest,
             {
+                seen.readStarts.withLock { $0.append(.now) }
                 var buffer = [UInt8](repeating: 0, count: 64)
                 var read = 0
                 defer { seen.reads.withLock { $0.append(read) } }
@@ -39,6 +43,7 @@ struct DescriptorWatchTests {
                     }
                 }
             },
+            settle: { seen.settled.withLock { $0.append(seen.packets.withLock { $0.count }) } },
             ended: { seen.ends.withLock { $0 += 1 } })
     }
 
@@ -82,7 +87,6 @@ struct DescriptorWatchTests {
             var packet: [UInt8] = [0, 0x48]
             #expect(send(writer, &packet, packet.count, 0) == 2)
             try await waitUntil { seen.packets.withLock { $0.count } == 1 }
-            let firstRead = ContinuousClock.now
             for index in 1 ... 5 {
                 packet[0] = UInt8(index)
                 #expect(send(writer, &packet, packet.count, 0) == 2)
@@ -90,10 +94,13 @@ struct DescriptorWatchTests {
             // The bus is served while the socket rests.
             #expect(try await fixture.client.nameOwner(of: "org.freedesktop.DBus") != nil)
             try await waitUntil { seen.packets.withLock { $0.count } == 6 }
-            let elapsed = firstRead.duration(to: .now)
             #expect(seen.packets.withLock { $0.map(\.[0]) } == [0, 1, 2, 3, 4, 5])
             #expect(seen.reads.withLock { $0 } == [1, 5], "the five sent during the rest are read together")
-            #expect(elapsed >= rest - .milliseconds(100))
+            #expect(seen.settled.withLock { $0 } == [1, 6], "settle runs once after each turn's reads")
+            let starts = seen.readStarts.withLock { $0 }
+            try #require(starts.count == 2)
+            // The rest is counted from just before the first read began.
+            #expect(starts[0].duration(to: starts[1]) >= rest - .milliseconds(50))
         }
     }
 
