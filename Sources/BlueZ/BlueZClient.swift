@@ -10,8 +10,8 @@ import ProcessThreads
 package actor BlueZClient {
     /// The bus connection everything goes through.
     package nonisolated let connection: DBusConnection
-    /// Where the notification sockets read in one wake put their values in arrival order.
-    nonisolated let arrivals = NotificationArrivals()
+    /// The `AcquireNotify` sockets whose values the daemon's intake gathers before each commit.
+    package nonisolated let notificationSockets = NotificationSockets()
     private var objects: [DBusObjectPath: [String: [String: DBusValue]]] = [:]
     private var subscribers: [UInt64: AsyncStream<BlueZEvent>.Continuation] = [:]
     private var nextSubscriber: UInt64 = 0

@@ -42,9 +42,9 @@ package struct GattCharacteristic: BlueZObject {
     }
 
     /// Takes each notified value, with how many nanoseconds before the call it arrived: from
-    /// `AcquireNotify`'s socket, which is read a little after its packets come (so that one wake
-    /// reads several), the kernel's stamp of each packet's arrival says; a `PropertiesChanged`
-    /// signal is handed on as soon as it is read (0).
+    /// `AcquireNotify`'s socket, which is gathered after its packets come (`NotificationSockets`),
+    /// the kernel's stamp of each packet's arrival says; a `PropertiesChanged` signal is handed
+    /// on as soon as it is read (0).
     package typealias NotificationHandler = @Sendable (_ value: [UInt8], _ arrivedNanosecondsAgo: UInt64) -> Void
 
     /// A running notification subscription. The frames stream ends when the subscription does:
@@ -66,10 +66,12 @@ package struct GattCharacteristic: BlueZObject {
     /// `preferAcquire`), else `StartNotify`. Must be called again after every reconnection:
     /// bluetoothd forgets notify sessions when the link drops.
     ///
-    /// With a `handler`, each value is given to it on the connection's own thread as it is read,
-    /// instead of to the frames stream: no task is woken per notification. It must be quick and
-    /// must not block. Only with a handler is the socket read in gathered wakes: the stream's
-    /// values carry no arrival time, so they are read as they come.
+    /// With a `handler`, each value is given to it instead of to the frames stream, on the thread
+    /// that reads it: no task is woken per notification. It must be quick and must not block.
+    /// A `PropertiesChanged` value is handed on by the connection's thread as it is read; an
+    /// `AcquireNotify` socket joins the client's `notificationSockets`, whose gatherer (the
+    /// daemon's intake) reads it, and the connection's thread only when nobody gathers. Without
+    /// a handler the stream's values carry no arrival time, so the socket is read as they come.
     package func notifications(
         preferAcquire: Bool = true, handler: NotificationHandler? = nil
     ) async throws(BlueZError) -> Notifications {
@@ -114,7 +116,7 @@ package struct GattCharacteristic: BlueZObject {
                 operation: "Acquire notifications of \(path.lastElement)")
         }
         let (frames, reader) = await NotificationSocketReader.start(
-            socket: socket.duplicate(), maximumLength: max(mtu, 512), on: client.connection, arrivals: client.arrivals,
+            socket: socket.duplicate(), maximumLength: max(mtu, 512), on: client.connection, sockets: client.notificationSockets,
             handler: handler)
         let watcher = Task {
             for await _ in ended { break }

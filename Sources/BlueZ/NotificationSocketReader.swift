@@ -3,73 +3,80 @@ import DBus
 import Glibc
 
 /// Reads notification payloads from an `AcquireNotify` socket (`SOCK_SEQPACKET`: one packet
-/// per notification) and hands each to a handler or yields it as a frame, until the peer
-/// closes it or it is cancelled. The socket is polled on the bus connection's own thread, so a
-/// notification wakes that one thread (and then the stream's consumer, if there is no handler).
+/// per notification) until the peer closes it or it is cancelled.
 ///
-/// With a handler, reads are gathered: after a read the socket rests for `rest` (with every
-/// other notification socket), and the packets that come meanwhile wait in the kernel, each
-/// stamped with its arrival, for the next wake. At 10 notifications a second that is about four
-/// wakes instead of ten, and each sample still carries the time its packet came; what one wake
-/// reads from several sockets is handed on in arrival order (`NotificationArrivals`). A sample
-/// reaches its commit up to a rest later (commits come once a second).
+/// With a handler (the daemon's frame receiver), the socket joins the client's
+/// `NotificationSockets`, which the intake gathers before each commit: a notification then
+/// wakes no thread. The bus connection's thread looks at the socket once per gather interval,
+/// for its end, and reads the sockets itself if they have gone ungathered for two (at once
+/// while nobody gathers them).
+///
+/// Without one (or where the kernel cannot stamp arrivals), the socket is read on the bus
+/// connection's thread as packets come, and each is handed on (or yielded as a frame) at once.
 enum NotificationSocketReader {
-    /// How long a read socket rests. bluetoothd drops a notification whose `sendmsg` finds the
-    /// socket full (its end is non-blocking): its send buffer holds about 278 heart-rate packets
-    /// (Linux's default `wmem_default`), 50 of which come in 250 ms at 200 a second.
-    static let rest: Duration = .milliseconds(250)
-
     /// Starts reading `socket`, taking ownership of it (it is closed when reading ends, which
     /// bluetoothd sees as the end of the notification session). Cancelling the returned
     /// subscription, or dropping the frames stream, ends it. With a `handler`, frames go to it
-    /// on the connection's thread, through `arrivals` in the order they came, and the stream
-    /// only ends.
+    /// and the stream only ends.
     static func start(
-        socket: Int32, maximumLength: Int, on connection: DBusConnection, arrivals: NotificationArrivals,
+        socket: Int32, maximumLength: Int, on connection: DBusConnection, sockets: NotificationSockets,
         handler: GattCharacteristic.NotificationHandler?
     ) async -> (frames: AsyncStream<[UInt8]>, handle: DBusSubscription) {
         _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
         let (frames, continuation) = AsyncStream<[UInt8]>.makeStream()
-        let gathered = handler != nil && clinux_stamp_arrivals(socket) == 0
-        let deliver: @Sendable (_ value: [UInt8], _ arrived: Int64) -> Void
-        if let handler, gathered {
-            deliver = { value, arrived in arrivals.add(value, arrived: arrived, to: handler) }
-        } else if let handler {
-            deliver = { value, _ in handler(value, 0) }
+        let handle: DBusSubscription
+        if let handler, clinux_stamp_arrivals(socket) == 0 {
+            sockets.add(socket, maximumLength: maximumLength, deliver: handler)
+            handle = await connection.watch(
+                readable: socket, rest: { sockets.cadence },
+                {
+                    if sockets.overdue() { _ = sockets.gather() }
+                    return !sockets.hasEnded(socket) && !hungUp(socket)
+                },
+                ended: {
+                    sockets.end(socket)
+                    continuation.finish()
+                })
         } else {
-            deliver = { value, _ in continuation.yield(value) }
+            let deliver: @Sendable ([UInt8]) -> Void
+            if let handler {
+                deliver = { handler($0, 0) }
+            } else {
+                deliver = { continuation.yield($0) }
+            }
+            let buffer = ReceiveBuffer(count: maximumLength)
+            handle = await connection.watch(
+                readable: socket,
+                {
+                    while true {
+                        let count = buffer.bytes.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
+                        if count > 0 {
+                            deliver(Array(buffer.bytes[..<count]))
+                        } else if count < 0 && errno == EINTR {
+                            continue
+                        } else {
+                            return count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
+                        }
+                    }
+                },
+                ended: {
+                    close(socket)
+                    continuation.finish()
+                })
         }
-        let settle: (@Sendable () -> Void)? = gathered ? { @Sendable in arrivals.settle() } : nil
-        let buffer = ReceiveBuffer(count: maximumLength)
-        let handle = await connection.watch(
-            readable: socket, rest: gathered ? rest : nil,
-            {
-                while true {
-                    var arrived: Int64 = 0
-                    let count = buffer.bytes.withUnsafeMutableBytes {
-                        clinux_receive_stamped(socket, $0.baseAddress, $0.count, &arrived)
-                    }
-                    if count > 0 {
-                        deliver(Array(buffer.bytes[..<count]), arrived)
-                    } else if count < 0 && errno == EINTR {
-                        continue
-                    } else {
-                        return count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
-                    }
-                }
-            },
-            settle: settle,
-            ended: {
-                close(socket)
-                continuation.finish()
-            })
         continuation.onTermination = { _ in handle.cancel() }
         return (frames, handle)
     }
+
+    /// Whether the peer has closed `socket` (its data may still be there to read).
+    private static func hungUp(_ socket: Int32) -> Bool {
+        var entry = pollfd(fd: socket, events: 0, revents: 0)
+        return poll(&entry, 1, 0) == 1 && entry.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
+    }
 }
 
-/// The one buffer a notification socket is read into, made when reading starts rather than on
-/// every wake. Only the connection's thread, which runs the socket's watch, touches it.
+/// The one buffer a socket read as packets come is read into, made when reading starts rather
+/// than on every wake. Only the connection's thread, which runs the socket's watch, touches it.
 private final class ReceiveBuffer: @unchecked Sendable {
     var bytes: [UInt8]
 

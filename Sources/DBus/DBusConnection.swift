@@ -222,17 +222,15 @@ package final class DBusConnection: Sendable {
     /// once, on that thread. For sockets a bus call hands out (BlueZ's `AcquireNotify`): their
     /// reads share the one thread the bus already has, and wake nothing else.
     ///
-    /// With a `rest`, the descriptor is left alone for that long after each read, together with
-    /// every other watch that has one: what arrives meanwhile waits in the kernel and the next
-    /// wake reads it all. For sockets whose packets the kernel timestamps (`SO_TIMESTAMPNS`),
-    /// so that reading late loses nothing of when they came. `settle` is called after each
-    /// turn that read the descriptor, once every descriptor ready in that turn has been read:
-    /// what several were read together can be handed on in the order it came.
+    /// With a `rest`, the descriptor is left alone for as long as `rest` says after each turn
+    /// that found it ready, together with every other watch that has one: what arrives
+    /// meanwhile waits in the kernel. For sockets that another thread gathers (`NotificationSockets`), watched here for
+    /// their end and read here only when that thread has not come for a while.
     package func watch(
-        readable descriptor: Int32, rest: Duration? = nil, _ readable: @escaping @Sendable () -> Bool,
-        settle: (@Sendable () -> Void)? = nil, ended: @escaping @Sendable () -> Void
+        readable descriptor: Int32, rest: (@Sendable () -> Duration)? = nil, _ readable: @escaping @Sendable () -> Bool,
+        ended: @escaping @Sendable () -> Void
     ) async -> DBusSubscription {
-        let watch = DBusLoop.DescriptorWatch(descriptor: descriptor, rest: rest, readable: readable, settle: settle, ended: ended)
+        let watch = DBusLoop.DescriptorWatch(descriptor: descriptor, rest: rest, readable: readable, ended: ended)
         let id = await onLoop { loop in loop.addDescriptorWatch(watch) }
         return DBusSubscription { [loop] in
             loop.submit { loop in loop.removeDescriptorWatch(id) }

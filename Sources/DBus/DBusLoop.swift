@@ -31,7 +31,7 @@ final class DBusLoop: @unchecked Sendable {
     /// Called once, on the loop thread, when the connection closes for any reason.
     var closing: (DBusLoop) -> Void = { _ in }
     private var pendingCalls: [OpaquePointer: CheckedContinuation<Result<DBusMessage, DBusError>, Never>] = [:]
-    /// Other descriptors polled on this thread (`DBusConnection.watch(readable:rest:_:settle:ended:)`).
+    /// Other descriptors polled on this thread (`DBusConnection.watch(readable:rest:_:ended:)`).
     private var descriptorWatches: [UInt64: DescriptorWatch] = [:]
     private var nextDescriptorWatch: UInt64 = 0
     /// Whether the wake pipe has bytes to drain: set when `poll` finds it readable (and at
@@ -43,21 +43,18 @@ final class DBusLoop: @unchecked Sendable {
     private var descriptors: [pollfd] = []
     private var polled: [OpaquePointer] = []
     private var polledWatchIDs: [UInt64] = []
-    /// The `settle` of each descriptor watch read in this turn, kept like `descriptors`.
-    private var settling: [@Sendable () -> Void] = []
     /// Until when the resting descriptor watches are left out of `poll`: set after a turn that
-    /// read one of them, so what comes meanwhile waits in their sockets and one wake reads it all.
+    /// found one of them ready, so what comes meanwhile waits in their sockets.
     private var restingUntil: ContinuousClock.Instant?
 
     /// A descriptor read on the loop thread: `readable` drains it and says whether to go on.
-    /// With a `rest`, once it has been read it is not polled again for that long (nor is any
-    /// other watch with a rest: they rest together, so several sockets share a wake), and
-    /// `settle` runs once every descriptor ready in that turn has been read.
+    /// With a `rest`, once it has been found ready it is not polled again for as long as `rest`
+    /// then says (nor is any other watch with a rest: they rest together, so several sockets
+    /// share a wake).
     struct DescriptorWatch {
         let descriptor: Int32
-        let rest: Duration?
+        let rest: (@Sendable () -> Duration)?
         let readable: @Sendable () -> Bool
-        let settle: (@Sendable () -> Void)?
         let ended: @Sendable () -> Void
     }
 
@@ -300,17 +297,14 @@ final class DBusLoop: @unchecked Sendable {
                 if revents & Int16(POLLHUP) != 0 { flags |= DBUS_WATCH_HANGUP.rawValue }
                 dbus_watch_handle(watch, flags)
             }
-            settling.removeAll(keepingCapacity: true)
             for (offset, id) in polledWatchIDs.enumerated() where descriptors[1 + polled.count + offset].revents != 0 {
                 guard let watch = descriptorWatches[id] else { continue }
                 if let rest = watch.rest {
-                    let until = ContinuousClock.now.advanced(by: rest)
+                    let until = ContinuousClock.now.advanced(by: rest())
                     restingUntil = max(restingUntil ?? until, until)
                 }
-                if let settle = watch.settle { settling.append(settle) }
                 if !watch.readable() { removeDescriptorWatch(id) }
             }
-            for settle in settling { settle() }
         }
         let after = ContinuousClock.now
         for entry in timeouts {

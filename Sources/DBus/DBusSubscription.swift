@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A live subscription on a connection: signals from `subscribe(matching:_:finished:)`, or a
-/// descriptor from `watch(readable:rest:_:settle:ended:)`. Cancelling ends it once: a second cancel does
+/// descriptor from `watch(readable:rest:_:ended:)`. Cancelling ends it once: a second cancel does
 /// nothing (the bus counts match rules, so removing one twice could remove another
 /// subscriber's).
 package final class DBusSubscription: Sendable {

@@ -52,6 +52,18 @@ package final class OfflineQueue: Sendable {
         }
     }
 
+    /// Appends records and commits them at once, with whatever else waits, instead of at the
+    /// end of the commit interval: for a caller that waited out the interval itself (the
+    /// daemon's intake gathers samples until then). Returns their ids in order once accepted.
+    @discardableResult
+    package func commit(_ records: [NewRecord]) async throws(QueueError) -> [Int64] {
+        do {
+            return try await store.append(records, now: true)
+        } catch {
+            throw QueueError.writing(error, path: path)
+        }
+    }
+
     /// The storage fault under way (a full or failing disk), or nil while commits succeed.
     package func storageFault() async -> QueueError? {
         await store.currentFault

@@ -60,8 +60,9 @@ actor QueueStore {
             maxAgeNanoseconds: Self.nanoseconds(configuration.maxAge))
     }
 
-    /// Queues `records` for the next group commit and returns their ids once it has committed.
-    func append(_ records: [NewRecord]) async throws -> [Int64] {
+    /// Queues `records` for the next group commit (`now`: commits at once, with whatever else
+    /// waits) and returns their ids once it has committed.
+    func append(_ records: [NewRecord], now: Bool = false) async throws -> [Int64] {
         guard !closed else { throw QueueError(.closed, "the queue \(path) is closed") }
         guard !records.isEmpty else { return [] }
         if let storageFault, waitingCount + records.count > configuration.maxUnflushedRecords {
@@ -73,7 +74,7 @@ actor QueueStore {
         return try await withCheckedThrowingContinuation { continuation in
             waiting.append(Waiting(records: records, continuation: continuation))
             waitingCount += records.count
-            if waitingCount >= configuration.commitMax && storageFault == nil {
+            if (now || waitingCount >= configuration.commitMax) && storageFault == nil {
                 commitWaiting()
             } else {
                 scheduleCommit()

@@ -81,7 +81,8 @@ package struct Gateway {
         let logger = logger
         let intake = SampleIntake(
             buffer: buffer, queue: queue, held: held, counters: counters, logger: logger, committed: committed,
-            heldCommitted: heldCommitted, holdUnsynchronized: configuration.gateway.holdUntilClockSync)
+            heldCommitted: heldCommitted, holdUnsynchronized: configuration.gateway.holdUntilClockSync,
+            commitInterval: configuration.queue.commitInterval)
         var services: [any Service] = [
             StatusReporter(
                 stateDirectory: stateDirectory, runtimeDirectory: environment["RUNTIME_DIRECTORY"], counters: counters,

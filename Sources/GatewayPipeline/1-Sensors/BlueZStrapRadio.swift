@@ -103,7 +103,9 @@ struct BlueZStrapLink: StrapLink {
         }
         do {
             let notifications = try await measurement.notifications(handler: deliver)
-            return StrapNotifications(ended: { for await _ in notifications.frames {} }, stop: { notifications.stop() })
+            return StrapNotifications(
+                ended: { for await _ in notifications.frames {} }, stop: { notifications.stop() },
+                readLag: notifications.transport == .propertiesChanged ? .zero : NotificationSockets.readLag)
         } catch {
             throw SupervisorError(error)
         }

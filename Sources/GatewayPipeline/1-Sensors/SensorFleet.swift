@@ -57,6 +57,11 @@ package struct SensorFleet: Service {
     /// Supervises every bound strap until the service group shuts down.
     package func run() async throws {
         guard let client = await connect() else { return }
+        // The straps' AcquireNotify sockets wait for the intake, which gathers them before each commit.
+        let sockets = client.notificationSockets
+        let source = buffer.addSource { sockets.gather() }
+        sockets.observe { [buffer] occupied in buffer.source(source, occupied: occupied) }
+        defer { buffer.removeSource(source) }
         let watch = await FileChangeWatch.start(
             directory: bindings.directory, names: [SensorBindingStore.fileName], signal: bindingsChanged, on: client.connection)
         if watch == nil {

@@ -228,10 +228,11 @@ package actor SensorSupervisor {
         let subscribedAt = ContinuousClock.now
         frames.tally.subscribed()
         let watchdog = Task { [policy] in
-            // Sleeps until the stall deadline (the last frame plus the timeout), not in short
-            // ticks: a streaming strap costs one wake-up per stall timeout.
+            // Sleeps until the stall deadline (the last frame plus the timeout, plus how late a
+            // frame may be read), not in short ticks: a streaming strap costs one wake-up per
+            // stall timeout.
             while !Task.isCancelled {
-                let left = policy.stallTimeout - frames.tally.current.lastFrameAt.duration(to: .now)
+                let left = policy.stallTimeout + notifications.readLag - frames.tally.current.lastFrameAt.duration(to: .now)
                 if left <= .zero {
                     notifications.stop()
                     return true

@@ -32,7 +32,7 @@ package protocol StrapLink: Sendable {
     /// Battery, body location, manufacturer and model, as far as the strap offers them.
     func details() async -> DeviceDetails
     /// Starts the 0x2A37 notifications, handing each frame to `deliver` with how many
-    /// nanoseconds ago it arrived (on the stack's own thread: no task is woken per frame); nil
+    /// nanoseconds ago it arrived (on the thread that reads it: no task is woken per frame); nil
     /// when the strap has no such characteristic after `timeout`.
     func heartRateNotifications(
         within timeout: Duration, deliver: @escaping @Sendable (_ frame: [UInt8], _ arrivedNanosecondsAgo: UInt64) -> Void
@@ -47,10 +47,14 @@ package struct StrapNotifications: Sendable {
     package let ended: @Sendable () async -> Void
     /// Ends the subscription (the stall check's way out).
     package let stop: @Sendable () -> Void
+    /// How late a frame may be handed on after it came (a gathered socket's wait for its
+    /// gather), which the stall deadline allows on top of the timeout.
+    package let readLag: Duration
 
     /// A subscription whose end `ended` waits for, ended early by `stop`.
-    package init(ended: @escaping @Sendable () async -> Void, stop: @escaping @Sendable () -> Void) {
+    package init(ended: @escaping @Sendable () async -> Void, stop: @escaping @Sendable () -> Void, readLag: Duration = .zero) {
         self.ended = ended
         self.stop = stop
+        self.readLag = readLag
     }
 }

@@ -7,8 +7,8 @@ import GATTHeartRate
 import Synchronization
 
 /// Turns one strap's 0x2A37 frames into samples on the thread that reads them (the D-Bus
-/// connection's): decoding a frame and handing the sample on costs less than waking a task for
-/// it, and a notification then wakes that one thread and nothing else.
+/// connection's for `PropertiesChanged`, the storage thread's for a gathered `AcquireNotify`
+/// socket): decoding a frame and handing the sample on costs less than waking a task for it.
 ///
 /// It counts every frame in the strap's `StrapTally`, which its supervisor (the stall deadline)
 /// and the counter board read.

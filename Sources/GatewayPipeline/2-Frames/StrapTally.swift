@@ -8,8 +8,8 @@ import Synchronization
 
 /// One strap's figures that move with every frame: how many decoded and how many did not, the
 /// last measurement, when the last frame came, and the last ten minutes of heart rate. Written
-/// under one lock by the strap's `FrameReceiver` on the D-Bus thread; read by its supervisor
-/// (the stall deadline) and by the counter board when it makes a report.
+/// under one lock by the strap's `FrameReceiver` on the thread that read the frame; read by its
+/// supervisor (the stall deadline) and by the counter board when it makes a report.
 ///
 /// Why a shared object rather than an update of the board per frame: the board's lock, a
 /// lookup by address and a raised change per notification were a sizeable part of the D-Bus

@@ -1,16 +1,32 @@
 import GATTHeartRate
+import ProcessThreads
 import Synchronization
 
-/// Where supervisors drop samples without waiting for the disk: the intake takes them in
-/// batches, so a slow group commit never stalls a strap's notification stream.
+/// Where samples wait for their commit without waiting for the disk: supervisors drop them here,
+/// and the intake takes them at each commit, so a slow group commit never stalls a strap's
+/// notification stream.
+///
+/// Samples may also wait in the kernel: a *source* (an `AcquireNotify` socket set) is gathered
+/// by the intake right before each commit, on its own wake, instead of waking a thread per
+/// notification (`addSource`).
 ///
 /// Bounded: past `capacity` (the disk has been failing for a long time) new samples are refused
 /// and counted instead of growing memory until the kernel kills the daemon.
 package final class SampleBuffer: Sendable {
+    /// A source's gather: it hands its values on through `add` and says when it wants the next.
+    package typealias Gather = @Sendable () -> Duration
+
     private struct State {
         var samples: [HeartRateSample] = []
         var waiter: CheckedContinuation<Void, Never>?
         var fullWaiter: CheckedContinuation<Bool, Never>?
+        /// The intake's pause and its generation (a timer of an older pause finds it changed).
+        var pause: (generation: UInt64, continuation: CheckedContinuation<Void, Never>)?
+        var pauses: UInt64 = 0
+        var sources: [UInt64: Gather] = [:]
+        /// The sources with a socket open: while any has, the intake gathers on its cadence.
+        var occupied: Set<UInt64> = []
+        var nextSource: UInt64 = 0
         var closed = false
         var refused = 0
     }
@@ -47,25 +63,91 @@ package final class SampleBuffer: Sendable {
     /// Samples waiting to be taken.
     var count: Int { state.withLock { $0.samples.count } }
 
-    /// Waits for samples and takes all of them; nil once closed and empty.
-    func takeAll() async -> [HeartRateSample]? {
+    /// Whether `close()` was called.
+    var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// Registers `gather`, which the intake calls before each commit while the source says it
+    /// is occupied (`source(_:occupied:)`), until `removeSource`; returns its key.
+    package func addSource(_ gather: @escaping Gather) -> UInt64 {
+        state.withLock { state in
+            defer { state.nextSource += 1 }
+            state.sources[state.nextSource] = gather
+            return state.nextSource
+        }
+    }
+
+    /// Whether the source `key` has a socket open; its first wakes the intake.
+    package func source(_ key: UInt64, occupied: Bool) {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard state.sources[key] != nil else { return nil }
+            if occupied { state.occupied.insert(key) } else { state.occupied.remove(key) }
+            defer { if occupied { state.waiter = nil } }
+            return occupied ? state.waiter : nil
+        }
+        waiter?.resume()
+    }
+
+    /// Stops gathering the source `key`.
+    package func removeSource(_ key: UInt64) {
+        state.withLock { state in
+            state.sources[key] = nil
+            state.occupied.remove(key)
+        }
+    }
+
+    /// Gathers every occupied source (outside the lock: their values come back through `add`);
+    /// returns when the soonest wants the next gather, nil without one.
+    func gather() -> Duration? {
+        let sources = state.withLock { state in state.occupied.compactMap { state.sources[$0] } }
+        return sources.map { $0() }.min()
+    }
+
+    /// Waits until there is something to commit or gather: a sample, or a source. False once
+    /// the buffer is closed and empty.
+    func waitForWork() async -> Bool {
         while true {
-            let taken: [HeartRateSample]? = state.withLock { state in
-                if !state.samples.isEmpty {
-                    defer { state.samples.removeAll(keepingCapacity: true) }
-                    return state.samples
-                }
-                return state.closed ? [] : nil
+            let ready: Bool? = state.withLock { state in
+                if !state.samples.isEmpty || (!state.occupied.isEmpty && !state.closed) { return true }
+                return state.closed ? false : nil
             }
-            if let taken { return taken.isEmpty ? nil : taken }
+            if let ready { return ready }
             await withCheckedContinuation { continuation in
                 let resumeNow = state.withLock { state -> Bool in
-                    if !state.samples.isEmpty || state.closed { return true }
+                    if !state.samples.isEmpty || !state.occupied.isEmpty || state.closed { return true }
                     state.waiter = continuation
                     return false
                 }
                 if resumeNow { continuation.resume() }
             }
+        }
+    }
+
+    /// Waits `duration` on `executor`'s timers, or until the buffer is closed.
+    func pause(for duration: Duration, on executor: BlockingWorkExecutor) async {
+        await withCheckedContinuation { continuation in
+            let generation = state.withLock { state -> UInt64? in
+                guard !state.closed else { return nil }
+                state.pauses += 1
+                state.pause = (state.pauses, continuation)
+                return state.pauses
+            }
+            guard let generation else { return continuation.resume() }
+            executor.after(duration) { [self] in
+                let due = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                    guard let pause = state.pause, pause.generation == generation else { return nil }
+                    state.pause = nil
+                    return pause.continuation
+                }
+                due?.resume()
+            }
+        }
+    }
+
+    /// Takes every sample waiting, without waiting.
+    func takeAll() -> [HeartRateSample] {
+        state.withLock { state in
+            defer { state.samples.removeAll(keepingCapacity: true) }
+            return state.samples
         }
     }
 
@@ -81,14 +163,15 @@ package final class SampleBuffer: Sendable {
         }
     }
 
-    /// Refuses new samples; `takeAll` returns what is left, then nil.
+    /// Refuses new samples and ends the intake's pause: it takes what is left, then stops.
     func close() {
-        let (waiter, fullWaiter) = state.withLock { state in
+        let (waiter, fullWaiter, pause) = state.withLock { state in
             state.closed = true
-            defer { (state.waiter, state.fullWaiter) = (nil, nil) }
-            return (state.waiter, state.fullWaiter)
+            defer { (state.waiter, state.fullWaiter, state.pause) = (nil, nil, nil) }
+            return (state.waiter, state.fullWaiter, state.pause?.continuation)
         }
         waiter?.resume()
         fullWaiter?.resume(returning: false)
+        pause?.resume()
     }
 }

@@ -4,12 +4,18 @@ import OfflineQueue
 import ProcessThreads
 import ServiceLifecycle
 
-/// Makes samples durable: takes them from the buffer in batches and appends them to the queue,
-/// or, when the wall clock was not synchronised at capture, to the held queue until clock repair
-/// re-stamps them. A sample is *accepted* when its append returns.
+/// Makes samples durable: once per commit interval takes what the buffer holds and commits it
+/// to the queue, or, when the wall clock was not synchronised at capture, to the held queue
+/// until clock repair re-stamps them. A sample is *accepted* when its commit returns.
+///
+/// The interval starts with the first sample (or at once while the buffer has sources) and the
+/// batch is taken at its end, so a sample waits at most one interval for its commit. The
+/// buffer's sources (`AcquireNotify` sockets) are gathered right before the commit, and as
+/// often as they ask meanwhile (`NotificationSockets`): their notifications wait in the kernel,
+/// dated by their arrival, and cost no wake of their own.
 ///
 /// It runs on the storage thread, as the queues do, so a commit wakes that one thread: the
-/// commit timer falls due there, the intake resumes there and takes the next batch.
+/// interval's timer falls due there, and the gather, the batch and its commit run there.
 ///
 /// On graceful shutdown the buffer is closed and drained, so the last group commit reaches the
 /// disk before the process exits (the sensors stop first: they come later in the service group).
@@ -25,6 +31,8 @@ package struct SampleIntake: Service {
     var heldCommitted = ChangeSignal()
     /// Whether samples stamped by an unsynchronised clock wait for clock repair.
     var holdUnsynchronized = true
+    /// How long a sample may wait for its commit (`[queue] commit_interval_ms`).
+    var commitInterval: Duration = .seconds(1)
 
     /// Every field given: the memberwise initializer, which Swift would make only `internal`.
     package init(
@@ -35,7 +43,8 @@ package struct SampleIntake: Service {
         logger: Logger,
         committed: ChangeSignal = ChangeSignal(),
         heldCommitted: ChangeSignal = ChangeSignal(),
-        holdUnsynchronized: Bool = true
+        holdUnsynchronized: Bool = true,
+        commitInterval: Duration = .seconds(1)
     ) {
         self.buffer = buffer
         self.queue = queue
@@ -45,6 +54,7 @@ package struct SampleIntake: Service {
         self.committed = committed
         self.heldCommitted = heldCommitted
         self.holdUnsynchronized = holdUnsynchronized
+        self.commitInterval = commitInterval
     }
 
     /// Commits what the buffer holds, once per commit interval, until shutdown; then the rest.
@@ -53,8 +63,9 @@ package struct SampleIntake: Service {
             let storageFailure = try await withThrowingTaskGroup { group in
                 group.addTask { await watchStorage() }
                 await withTaskExecutorPreference(BlockingWorkExecutor.storage) {
-                    while let batch = await buffer.takeAll() {
-                        await store(batch)
+                    while await buffer.waitForWork() {
+                        await waitOutInterval()
+                        await store(buffer.takeAll())
                     }
                 }
                 group.cancelAll()
@@ -71,6 +82,19 @@ package struct SampleIntake: Service {
         } onGracefulShutdown: {
             buffer.close()
         }
+    }
+
+    /// Waits one commit interval, or until the buffer closes, gathering its sources as often
+    /// as they ask meanwhile, and last at the interval's end.
+    private func waitOutInterval() async {
+        let clock = ContinuousClock()
+        let due = clock.now.advanced(by: commitInterval)
+        var next = buffer.gather()
+        repeat {
+            let remaining = clock.now.duration(to: due)
+            await buffer.pause(for: min(remaining, next ?? remaining), on: .storage)
+            next = buffer.gather()
+        } while clock.now < due && !buffer.isClosed
     }
 
     /// Samples received but never accepted: refused by the full (or closed) buffer, or whose
@@ -129,7 +153,7 @@ package struct SampleIntake: Service {
             let (samples, records) = encodable(candidates)
             guard !records.isEmpty else { continue }
             do {
-                try await target.append(contentsOf: records)
+                try await target.commit(records)
                 (target === held ? heldCommitted : committed).raise()
                 counters.update { $0.accepted(samples) }
                 logger.debug(

@@ -2,7 +2,8 @@ import Glibc
 import Synchronization
 
 /// "The live figures moved": beaten by every sample on the thread that received it (the D-Bus
-/// connection's), heard by each listener at most once per `interval`, on that same thread.
+/// connection's, or the storage thread's for gathered sockets), heard by each listener at most
+/// once per `interval`, on that same thread.
 ///
 /// It lets an open console page get a strap's heart rate as it arrives without a wake of its
 /// own: the thread is awake for the notification already, where a timer a second on the main

@@ -4,6 +4,7 @@ import GATTHeartRate
 import GatewayTestSupport
 import Logging
 import OfflineQueue
+import Synchronization
 import Testing
 
 @Suite("Sample intake")
@@ -36,6 +37,63 @@ struct SampleIntakeTests {
         let stored = try await queue.lease(max: 10).records.map { try SampleRecordCodec.sample(from: $0) }
         #expect(stored == [longFrame, ordinary])
         #expect(counters.read(\.samplesRefused) == 1)
+        await held.close()
+        await queue.close()
+    }
+
+    /// A source as `NotificationSockets` is to the intake: values that wait outside the buffer
+    /// until gathered.
+    final class HeldValues: Sendable {
+        let buffer: SampleBuffer
+        let waiting = Mutex<[HeartRateSample]>([])
+        let gathers = Mutex(0)
+
+        init(buffer: SampleBuffer) {
+            self.buffer = buffer
+        }
+
+        /// Hands what waits to the buffer; asks for the next gather only after the interval.
+        func gather() -> Duration {
+            gathers.withLock { $0 += 1 }
+            let taken = waiting.withLock { state in
+                defer { state = [] }
+                return state
+            }
+            for sample in taken { buffer.add(sample) }
+            return .seconds(3600)
+        }
+    }
+
+    @Test("what comes during a commit interval, in the buffer or in a source, is committed together at its end, the source gathered right before")
+    func oneCommitPerInterval() async throws {
+        let directory = try TemporaryDirectory("intake-interval")
+        defer { directory.remove() }
+        let queue = try OfflineQueue(path: directory.file("queue.sqlite"))
+        let held = try OfflineQueue(path: directory.file(HeldSamples.fileName))
+        let committed = ChangeSignal()
+        let buffer = SampleBuffer()
+        let intake = SampleIntake(
+            buffer: buffer, queue: queue, held: held, counters: DaemonCounters(), logger: Logger(label: "test"),
+            committed: committed, commitInterval: .seconds(2))
+        let source = HeldValues(buffer: buffer)
+        let key = buffer.addSource { source.gather() }
+        let storing = Task { try await intake.run() }
+
+        let (first, second, late) = (Self.sample("F0:1D:2E:3C:00:01"), Self.sample("F0:1D:2E:3C:00:02"), Self.sample("F0:1D:2E:3C:00:03"))
+        buffer.source(key, occupied: true)
+        // The interval began with the source occupied and gathered it at once; the source
+        // asked for no gather before the interval ends.
+        try await waitUntil { source.gathers.withLock { $0 } == 1 }
+        buffer.add(first)
+        source.waiting.withLock { $0 = [late] }
+        buffer.add(second)
+        await committed.wait()
+        let stored = try await queue.lease(max: 10).records.map { try SampleRecordCodec.sample(from: $0) }
+        #expect(Set(stored.map(\.id)) == Set([first, second, late].map(\.id)), "one commit holds all three, the source's gathered right before it")
+
+        buffer.close()
+        try await storing.value
+        buffer.removeSource(key)
         await held.close()
         await queue.close()
     }
