@@ -198,14 +198,16 @@ bench-console: ship
 
 ## bench-peer: issue 34's comparison: the shipped daemon beside the floor and, with PEER=DIR (a
 ## directory holding peer_gateway.py and sink.py), a peer gateway, each alone and in turns, at
-## 1 strap × 10/s and 10 straps × 1/s over PropertiesChanged; PEER_ROUNDS rounds of PEER_SECONDS
-## windows, then medians, ratios and the targets (scripts/bench-peer/run.sh; about 15 minutes a
-## round with the peer). Figures: docs/PERFORMANCE.md.
+## 1 strap × 10/s and 10 straps × 1/s, with straps offering StartNotify alone and AcquireNotify
+## too (PEER_TRANSPORTS); PEER_ROUNDS rounds of PEER_SECONDS windows, then medians, ratios and
+## the targets (scripts/bench-peer/run.sh; about 30 minutes a round with the peer and both
+## transports). Figures: docs/PERFORMANCE.md.
 PEER ?=
 PEER_ROUNDS ?= 3
 PEER_SECONDS ?= 120
+PEER_TRANSPORTS ?= properties acquire
 bench-peer: ship
-	PEER_ROUNDS=$(PEER_ROUNDS) PEER_SECONDS=$(PEER_SECONDS) \
+	PEER_ROUNDS=$(PEER_ROUNDS) PEER_SECONDS=$(PEER_SECONDS) PEER_TRANSPORTS="$(PEER_TRANSPORTS)" \
 		scripts/bench-peer/run.sh "$(SHIP_BIN)/edge-gateway-lab" .build-ship/edge-gateway $(PEER)
 
 ## ship: the daemon as the .deb ships it (release, static Swift stdlib, stripped) in

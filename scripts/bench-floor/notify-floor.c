@@ -5,8 +5,8 @@
  * "Value" bytes and reads the heart rate: nothing is stored or uploaded. What it costs in CPU
  * per notification is what any gateway on libdbus pays before doing any of its own work.
  *
- * With "acquire" it takes the AcquireNotify socket instead, and per notification wakes and
- * reads one packet from it: the floor of the socket path (one characteristic).
+ * With "acquire" it takes each characteristic's AcquireNotify socket instead, and per
+ * notification wakes and reads one packet: the floor of the socket path read as packets come.
  *
  * Usage: notify-floor BUS_ADDRESS CHARACTERISTIC_PATH[,PATH...] WARMUP_S WINDOW_S [acquire]
  * Prints: notifications, CPU µs per notification, wake-ups per second (voluntary+involuntary
@@ -106,14 +106,16 @@ int main(int argc, char **argv) {
         fprintf(stderr, "cannot connect to %s: %s\n", argv[1], error.message);
         return 69;
     }
-    if (acquire && strchr(argv[2], ',')) {
-        fprintf(stderr, "acquire takes one characteristic\n");
-        return 64;
-    }
-    int socket_fd = -1;
+    struct pollfd sockets[64];
+    nfds_t socket_count = 0;
     for (char *path = strtok(argv[2], ","); path; path = strtok(NULL, ",")) {
-        socket_fd = subscribe(connection, path, acquire);
+        int socket_fd = subscribe(connection, path, acquire);
         if (socket_fd == -2) return 69;
+        if (acquire && socket_count == sizeof sockets / sizeof sockets[0]) {
+            fprintf(stderr, "acquire takes at most 64 characteristics\n");
+            return 64;
+        }
+        if (acquire) sockets[socket_count++] = (struct pollfd){.fd = socket_fd, .events = POLLIN};
     }
 
     double warmup = atof(argv[3]), window = atof(argv[4]);
@@ -131,16 +133,20 @@ int main(int argc, char **argv) {
         /* Block until the next message or the next phase boundary: no polling in between. */
         double left = (measuring ? warmup + window : warmup) - elapsed;
         if (acquire) {
-            struct pollfd ready = {.fd = socket_fd, .events = POLLIN};
-            if (poll(&ready, 1, (int)(left * 1000) + 1) < 0) break;
-            unsigned char frame[512];
-            ssize_t length;
-            while ((length = recv(socket_fd, frame, sizeof frame, MSG_DONTWAIT)) > 0) {
-                int valid = length >= 2 && (!(frame[0] & 1) || length >= 3);
-                if (!valid) bad++;
-                else if (measuring) counted++;
+            if (poll(sockets, socket_count, (int)(left * 1000) + 1) < 0) break;
+            int ended = 0;
+            for (nfds_t index = 0; index < socket_count; index++) {
+                if (!sockets[index].revents) continue;
+                unsigned char frame[512];
+                ssize_t length;
+                while ((length = recv(sockets[index].fd, frame, sizeof frame, MSG_DONTWAIT)) > 0) {
+                    int valid = length >= 2 && (!(frame[0] & 1) || length >= 3);
+                    if (!valid) bad++;
+                    else if (measuring) counted++;
+                }
+                if (length == 0) ended = 1;
             }
-            if (length == 0) break;
+            if (ended) break;
             continue;
         }
         if (!dbus_connection_read_write(connection, (int)(left * 1000) + 1)) break;

@@ -2,7 +2,8 @@
 # The floor under the gateway's per-notification cost (docs/PERFORMANCE.md, "The floor"):
 # notify-floor.c, a minimal libdbus client in C, against the lab's simulated bluetoothd with
 # one strap, at 10 and ~200 notifications per second over PropertiesChanged and at 10 per second
-# over the AcquireNotify socket, and with 10 and 50 straps at 1 Hz, measured like the footprint benchmark
+# over the AcquireNotify socket (any number of straps: "10 1000 acquire"), and with 10 and 50
+# straps at 1 Hz, measured like the footprint benchmark
 # (a 10 s warm-up, then a window of FLOOR_SECONDS); then store-floor.c, the bytes written per
 # sample by SQLite configured as the queue is and by a bare append-and-fdatasync log, at 10 and
 # 180 samples per second for FLOOR_SECONDS, in a directory on the same file system as /tmp.

@@ -9,7 +9,7 @@ import json
 import statistics
 import sys
 
-LOADS = ["1x10hz-properties", "10x1hz-properties"]
+LOADS = ["1x10hz-properties", "10x1hz-properties", "1x10hz-acquire", "10x1hz-acquire"]
 TARGETS = {  # figure: (limit, unit)
     "cpu_us_per_sample": (100.0, "µs"),
     "bytes_per_sample": (550.0, "B"),

@@ -58,8 +58,8 @@ struct FootprintCommand: AsyncParsableCommand {
             guard FileManager.default.fileExists(atPath: peer + "/peer_gateway.py"), FileManager.default.fileExists(atPath: peer + "/sink.py") else {
                 throw ValidationError("--peer \(peer): no peer_gateway.py and sink.py there.")
             }
-            guard scenarios.allSatisfy({ $0.notifies && !$0.acquireNotify }) && !scenarios.isEmpty else {
-                throw ValidationError("--peer needs --scenario, and only scenarios whose straps notify over PropertiesChanged.")
+            guard scenarios.allSatisfy(\.notifies) && !scenarios.isEmpty else {
+                throw ValidationError("--peer needs --scenario, and only scenarios whose straps notify.")
             }
         }
     }

@@ -64,14 +64,13 @@ struct FootprintRun: Sendable {
 
     /// Measures `peer` under `scenario` once, on a stage of its own, as `measure` does the daemon:
     /// every strap notifying, a warm-up, the window; then the peer stops and its sink must hold
-    /// every sample the peer received, each once.
+    /// every sample the peer received, each once. Where the straps offer `AcquireNotify` the peer
+    /// chooses as it would on a real box (bleak takes `StartNotify` unless told otherwise).
     static func measure(_ scenario: FootprintScenario, peer: PeerGateway, seconds: Int, warmUp: Int) async throws -> FootprintRun {
-        guard scenario.notifies, !scenario.acquireNotify else {
-            throw DemoError("\(scenario.name): the peer gateway is measured only where straps notify over PropertiesChanged")
-        }
+        guard scenario.notifies else { throw DemoError("\(scenario.name): the peer gateway is measured only where straps notify") }
         let stage = try await DemoStage(
             sensors: scenario.straps, interval: .milliseconds(scenario.intervalMilliseconds ?? 1000), tokenLifetime: 3600,
-            acquireNotify: false, adapters: scenario.adapters)
+            acquireNotify: scenario.acquireNotify, adapters: scenario.adapters)
         var started: PeerGateway.Running?
         do {
             let running = try await peer.start(on: stage)
