@@ -8,8 +8,8 @@ import Glibc
 /// With a handler (the daemon's frame receiver), the socket joins the client's
 /// `NotificationSockets`, which the intake gathers before each commit: a notification then
 /// wakes no thread. The bus connection's thread looks at the socket once per gather interval,
-/// for its end, and reads the sockets itself if they have gone ungathered for two (at once
-/// while nobody gathers them).
+/// for its end; it wakes the gatherer when packets come to quiet sockets, and reads the sockets
+/// itself if they have gone ungathered for two intervals (at once while nobody gathers them).
 ///
 /// Without one (or where the kernel cannot stamp arrivals), the socket is read on the bus
 /// connection's thread as packets come, and each is handed on (or yielded as a frame) at once.
@@ -30,7 +30,7 @@ enum NotificationSocketReader {
             handle = await connection.watch(
                 readable: socket, rest: { sockets.cadence },
                 {
-                    if sockets.overdue() { _ = sockets.gather() }
+                    if sockets.shouldReadOnBusThread() { _ = sockets.gather() }
                     return !sockets.hasEnded(socket) && !hungUp(socket)
                 },
                 ended: {

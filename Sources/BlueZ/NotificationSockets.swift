@@ -8,11 +8,14 @@ import Synchronization
 /// (`SO_TIMESTAMPNS`), so its sample is dated when it came, not when it was read, and what one
 /// gather reads from several sockets is handed on in arrival order.
 ///
-/// The bus connection's thread still watches each socket (`NotificationSocketReader`), once
-/// per gather interval: it sees the socket's end, and reads the sockets itself when nobody has
-/// gathered them for two intervals. The intake gathers on the storage thread, which waits
-/// while a slow card holds a commit, and bluetoothd drops a notification that finds its socket
-/// full (about 278 heart-rate packets: its end is non-blocking, its send buffer Linux's
+/// The gatherer is woken only while packets come: once two gathers in a row found nothing the
+/// set is *quiet*, and the bus connection's thread, which watches each socket
+/// (`NotificationSocketReader`), tells the gatherer when the next packet comes (`observe`). An
+/// idle strap's socket then costs no wake at all. While packets come, that thread looks at the
+/// sockets once per gather interval: it sees a socket's end, and reads the sockets itself when
+/// nobody has gathered them for two intervals. The intake gathers on the storage thread, which
+/// waits while a slow card holds a commit, and bluetoothd drops a notification that finds its
+/// socket full (about 278 heart-rate packets: its end is non-blocking, its send buffer Linux's
 /// `wmem_default`).
 package final class NotificationSockets: Sendable {
     /// How often the sockets want gathering, and how often while one held more than
@@ -47,7 +50,18 @@ package final class NotificationSockets: Sendable {
         var lastGathered: ContinuousClock.Instant?
         var cadence = NotificationSockets.gatherEvery
         /// Set by `observe`: someone gathers. Until then the bus thread reads as packets come.
-        var occupied: (@Sendable (Bool) -> Void)?
+        var active: (@Sendable (Bool) -> Void)?
+        /// Whether the gatherer has been told to stop (or never started): nothing came for two
+        /// gathers. The bus thread's next sight of a packet wakes it.
+        var quiet = true
+        var emptyGathers = 0
+
+        /// Tells the gatherer to stop gathering, unless it is already told.
+        mutating func quieten() {
+            guard !quiet else { return }
+            quiet = true
+            active?(false)
+        }
     }
 
     private let state = Mutex(State())
@@ -55,15 +69,12 @@ package final class NotificationSockets: Sendable {
     /// An empty set, read as packets come until someone observes it (`observe`).
     package init() {}
 
-    /// Calls `occupied` (under this set's lock, so in order) with true when the set gains its
-    /// first socket, and with false when it loses its last; at once with true if it has one.
-    /// The observer gathers the sockets; without one (a command, a test) the bus thread reads
-    /// them as packets come.
-    package func observe(_ occupied: @escaping @Sendable (Bool) -> Void) {
-        state.withLock { state in
-            state.occupied = occupied
-            if !state.sockets.isEmpty { occupied(true) }
-        }
+    /// Makes the caller the sockets' gatherer: `active` is called (under this set's lock, so in
+    /// order) with true when packets come to a quiet set, and with false when two gathers in a
+    /// row found nothing or the last socket goes. Without a gatherer (a command, a test) the bus
+    /// thread reads the sockets as packets come.
+    package func observe(_ active: @escaping @Sendable (Bool) -> Void) {
+        state.withLock { $0.active = active }
     }
 
     /// Adds `socket` (non-blocking, stamping arrivals), whose values go to `deliver`.
@@ -71,7 +82,6 @@ package final class NotificationSockets: Sendable {
         state.withLock { state in
             state.sockets[socket] = Socket(deliver: deliver)
             if state.buffer.count < maximumLength { state.buffer = [UInt8](repeating: 0, count: maximumLength) }
-            if state.sockets.count == 1 { state.occupied?(true) }
         }
     }
 
@@ -80,26 +90,37 @@ package final class NotificationSockets: Sendable {
     package func gather() -> Duration {
         state.withLock { state in
             state.lastGathered = .now
-            var busiest = 0
+            var (busiest, total) = (0, 0)
             for socket in Array(state.sockets.keys) where state.sockets[socket]?.ended == false {
-                busiest = max(busiest, Self.read(socket, into: &state))
+                let count = Self.read(socket, into: &state)
+                (busiest, total) = (max(busiest, count), total + count)
             }
             Self.handOn(&state)
             state.cadence = busiest > Self.busySocket ? Self.busyGatherEvery : Self.gatherEvery
+            state.emptyGathers = total == 0 ? state.emptyGathers + 1 : 0
+            if state.emptyGathers >= 2 { state.quieten() }
             return state.cadence
         }
     }
 
     /// How often the sockets want gathering now: the bus thread's watch rests that long (not
     /// at all while nobody gathers).
-    var cadence: Duration { state.withLock { $0.occupied == nil ? .zero : $0.cadence } }
+    var cadence: Duration { state.withLock { $0.active == nil ? .zero : $0.cadence } }
 
-    /// Whether the sockets have gone ungathered for two of their gathers (or nobody gathers):
-    /// the bus thread then reads them itself. At most three gathers' worth waits in a socket
-    /// (its rest, then this).
-    func overdue() -> Bool {
+    /// What the bus thread does with a socket it found ready: wakes the gatherer of a quiet set
+    /// (false: the gatherer reads it), and otherwise reads the sockets (true) when nobody
+    /// gathers or they have gone ungathered for two intervals. At most three intervals' worth
+    /// waits in a socket (its rest, then this).
+    func shouldReadOnBusThread() -> Bool {
         state.withLock { state in
-            guard state.occupied != nil, let last = state.lastGathered else { return true }
+            guard let active = state.active else { return true }
+            if state.quiet {
+                // The window for the fallback counts from here: the gatherer starts now.
+                (state.quiet, state.emptyGathers, state.lastGathered) = (false, 0, .now)
+                active(true)
+                return false
+            }
+            guard let last = state.lastGathered else { return true }
             return last.duration(to: .now) >= state.cadence * 2
         }
     }
@@ -117,7 +138,7 @@ package final class NotificationSockets: Sendable {
             Self.handOn(&state)
             state.sockets[socket] = nil
             close(socket)
-            if state.sockets.isEmpty { state.occupied?(false) }
+            if state.sockets.isEmpty { state.quieten() }
         }
     }
 

@@ -21,24 +21,21 @@ struct NotificationSocketsTests {
         #expect(Glibc.send(writer, &packet, 1, 0) == 1)
     }
 
-    @Test("values of two sockets are handed on by arrival, each socket's in its order, with their ages; the set says when it is occupied")
+    @Test("values of two sockets are handed on by arrival, each socket's in its order, with their ages")
     func gathersInArrivalOrder() throws {
         let sockets = NotificationSockets()
-        let occupied = Mutex<[Bool]>([])
-        sockets.observe { value in occupied.withLock { $0.append(value) } }
+        sockets.observe { _ in }
         let handed = Mutex<[(value: UInt8, age: UInt64)]>([])
         let deliver: GattCharacteristic.NotificationHandler = { value, age in handed.withLock { $0.append((value[0], age)) } }
         let (a, b) = (try Self.socketPair(), try Self.socketPair())
         defer { for end in [a.writer, b.writer] { close(end) } }
         sockets.add(a.reader, maximumLength: 512, deliver: deliver)
         sockets.add(b.reader, maximumLength: 512, deliver: deliver)
-        #expect(occupied.withLock { $0 } == [true])
         for value in 1 ... 6 as ClosedRange<UInt8> {
             Self.send(value, to: value % 2 == 1 ? a.writer : b.writer)
             usleep(2_000)
         }
         usleep(20_000)
-        #expect(sockets.overdue(), "never gathered")
         #expect(sockets.gather() == NotificationSockets.gatherEvery)
         let values = handed.withLock { $0 }
         #expect(values.map(\.value) == [1, 2, 3, 4, 5, 6])
@@ -46,12 +43,35 @@ struct NotificationSocketsTests {
         #expect(values.allSatisfy { $0.age >= 20_000_000 && $0.age < 1_000_000_000 })
         #expect(sockets.gather() == NotificationSockets.gatherEvery)
         #expect(handed.withLock { $0.count } == 6, "each value is handed on once")
-        #expect(!sockets.overdue())
-
         sockets.end(a.reader)
-        #expect(occupied.withLock { $0 } == [true])
         sockets.end(b.reader)
-        #expect(occupied.withLock { $0 } == [true, false])
+    }
+
+    @Test("the bus thread's sight of a packet wakes the gatherer of quiet sockets; two empty gathers in a row, or the last socket's end, quieten them")
+    func quietSocketsWakeTheGatherer() throws {
+        let sockets = NotificationSockets()
+        let active = Mutex<[Bool]>([])
+        sockets.observe { value in active.withLock { $0.append(value) } }
+        let (a, b) = (try Self.socketPair(), try Self.socketPair())
+        defer { for end in [a.writer, b.writer] { close(end) } }
+        sockets.add(a.reader, maximumLength: 512) { _, _ in }
+        sockets.add(b.reader, maximumLength: 512) { _, _ in }
+        #expect(active.withLock { $0 }.isEmpty, "a new socket wakes nobody: it may stay silent")
+        Self.send(1, to: a.writer)
+        #expect(!sockets.shouldReadOnBusThread(), "the gatherer reads it")
+        #expect(active.withLock { $0 } == [true])
+        #expect(!sockets.shouldReadOnBusThread(), "gathered recently enough")
+        _ = sockets.gather()
+        _ = sockets.gather()
+        #expect(active.withLock { $0 } == [true], "one empty gather is not quiet")
+        _ = sockets.gather()
+        #expect(active.withLock { $0 } == [true, false])
+        Self.send(2, to: b.writer)
+        #expect(!sockets.shouldReadOnBusThread())
+        #expect(active.withLock { $0 } == [true, false, true])
+        sockets.end(a.reader)
+        sockets.end(b.reader)
+        #expect(active.withLock { $0 } == [true, false, true, false])
     }
 
     @Test("a socket whose peer closed is marked ended once read; its end hands on what it still held, then closes it")
@@ -84,7 +104,7 @@ struct NotificationSocketsTests {
     )
     func busySocketIsGatheredSooner() throws {
         let sockets = NotificationSockets()
-        #expect(sockets.cadence == .zero && sockets.overdue(), "while nobody gathers, the bus thread reads as packets come")
+        #expect(sockets.cadence == .zero && sockets.shouldReadOnBusThread(), "while nobody gathers, the bus thread reads as packets come")
         sockets.observe { _ in }
         let pair = try Self.socketPair()
         defer { close(pair.writer) }

@@ -82,7 +82,7 @@ package struct Gateway {
         let intake = SampleIntake(
             buffer: buffer, queue: queue, held: held, counters: counters, logger: logger, committed: committed,
             heldCommitted: heldCommitted, holdUnsynchronized: configuration.gateway.holdUntilClockSync,
-            commitInterval: configuration.queue.commitInterval)
+            commitInterval: configuration.queue.commitInterval, commitMax: configuration.queue.commitMax)
         var services: [any Service] = [
             StatusReporter(
                 stateDirectory: stateDirectory, runtimeDirectory: environment["RUNTIME_DIRECTORY"], counters: counters,

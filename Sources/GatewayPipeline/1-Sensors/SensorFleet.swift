@@ -60,7 +60,7 @@ package struct SensorFleet: Service {
         // The straps' AcquireNotify sockets wait for the intake, which gathers them before each commit.
         let sockets = client.notificationSockets
         let source = buffer.addSource { sockets.gather() }
-        sockets.observe { [buffer] occupied in buffer.source(source, occupied: occupied) }
+        sockets.observe { [buffer] active in buffer.source(source, active: active) }
         defer { buffer.removeSource(source) }
         let watch = await FileChangeWatch.start(
             directory: bindings.directory, names: [SensorBindingStore.fileName], signal: bindingsChanged, on: client.connection)

@@ -20,12 +20,13 @@ package final class SampleBuffer: Sendable {
         var samples: [HeartRateSample] = []
         var waiter: CheckedContinuation<Void, Never>?
         var fullWaiter: CheckedContinuation<Bool, Never>?
-        /// The intake's pause and its generation (a timer of an older pause finds it changed).
-        var pause: (generation: UInt64, continuation: CheckedContinuation<Void, Never>)?
+        /// The intake's pause, its generation (a timer of an older pause finds it changed) and
+        /// the count of samples that ends it early.
+        var pause: (generation: UInt64, endsAt: Int, continuation: CheckedContinuation<Void, Never>)?
         var pauses: UInt64 = 0
         var sources: [UInt64: Gather] = [:]
-        /// The sources with a socket open: while any has, the intake gathers on its cadence.
-        var occupied: Set<UInt64> = []
+        /// The sources whose values are coming: while any has, the intake gathers on its cadence.
+        var active: Set<UInt64> = []
         var nextSource: UInt64 = 0
         var closed = false
         var refused = 0
@@ -49,6 +50,10 @@ package final class SampleBuffer: Sendable {
                 return (false, nil, state.closed ? nil : state.fullWaiter)
             }
             state.samples.append(sample)
+            if let pause = state.pause, state.samples.count >= pause.endsAt {
+                state.pause = nil
+                return (true, pause.continuation, nil)
+            }
             defer { state.waiter = nil }
             return (true, state.waiter, nil)
         }
@@ -66,8 +71,8 @@ package final class SampleBuffer: Sendable {
     /// Whether `close()` was called.
     var isClosed: Bool { state.withLock { $0.closed } }
 
-    /// Registers `gather`, which the intake calls before each commit while the source says it
-    /// is occupied (`source(_:occupied:)`), until `removeSource`; returns its key.
+    /// Registers `gather`, which the intake calls before each commit while the source says its
+    /// values are coming (`source(_:active:)`), until `removeSource`; returns its key.
     package func addSource(_ gather: @escaping Gather) -> UInt64 {
         state.withLock { state in
             defer { state.nextSource += 1 }
@@ -76,13 +81,14 @@ package final class SampleBuffer: Sendable {
         }
     }
 
-    /// Whether the source `key` has a socket open; its first wakes the intake.
-    package func source(_ key: UInt64, occupied: Bool) {
+    /// Whether the source `key` has values coming (false once it has gone quiet); true wakes
+    /// the intake.
+    package func source(_ key: UInt64, active: Bool) {
         let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
             guard state.sources[key] != nil else { return nil }
-            if occupied { state.occupied.insert(key) } else { state.occupied.remove(key) }
-            defer { if occupied { state.waiter = nil } }
-            return occupied ? state.waiter : nil
+            if active { state.active.insert(key) } else { state.active.remove(key) }
+            defer { if active { state.waiter = nil } }
+            return active ? state.waiter : nil
         }
         waiter?.resume()
     }
@@ -91,14 +97,14 @@ package final class SampleBuffer: Sendable {
     package func removeSource(_ key: UInt64) {
         state.withLock { state in
             state.sources[key] = nil
-            state.occupied.remove(key)
+            state.active.remove(key)
         }
     }
 
-    /// Gathers every occupied source (outside the lock: their values come back through `add`);
+    /// Gathers every active source (outside the lock: their values come back through `add`);
     /// returns when the soonest wants the next gather, nil without one.
     func gather() -> Duration? {
-        let sources = state.withLock { state in state.occupied.compactMap { state.sources[$0] } }
+        let sources = state.withLock { state in state.active.compactMap { state.sources[$0] } }
         return sources.map { $0() }.min()
     }
 
@@ -107,13 +113,13 @@ package final class SampleBuffer: Sendable {
     func waitForWork() async -> Bool {
         while true {
             let ready: Bool? = state.withLock { state in
-                if !state.samples.isEmpty || (!state.occupied.isEmpty && !state.closed) { return true }
+                if !state.samples.isEmpty || (!state.active.isEmpty && !state.closed) { return true }
                 return state.closed ? false : nil
             }
             if let ready { return ready }
             await withCheckedContinuation { continuation in
                 let resumeNow = state.withLock { state -> Bool in
-                    if !state.samples.isEmpty || !state.occupied.isEmpty || state.closed { return true }
+                    if !state.samples.isEmpty || !state.active.isEmpty || state.closed { return true }
                     state.waiter = continuation
                     return false
                 }
@@ -122,13 +128,14 @@ package final class SampleBuffer: Sendable {
         }
     }
 
-    /// Waits `duration` on `executor`'s timers, or until the buffer is closed.
-    func pause(for duration: Duration, on executor: BlockingWorkExecutor) async {
+    /// Waits `duration` on `executor`'s timers, or until the buffer is closed or holds
+    /// `endsAt` samples.
+    func pause(for duration: Duration, on executor: BlockingWorkExecutor, endsAt: Int) async {
         await withCheckedContinuation { continuation in
             let generation = state.withLock { state -> UInt64? in
-                guard !state.closed else { return nil }
+                guard !state.closed, state.samples.count < endsAt else { return nil }
                 state.pauses += 1
-                state.pause = (state.pauses, continuation)
+                state.pause = (state.pauses, endsAt, continuation)
                 return state.pauses
             }
             guard let generation else { return continuation.resume() }

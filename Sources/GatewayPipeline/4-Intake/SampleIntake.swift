@@ -8,11 +8,11 @@ import ServiceLifecycle
 /// to the queue, or, when the wall clock was not synchronised at capture, to the held queue
 /// until clock repair re-stamps them. A sample is *accepted* when its commit returns.
 ///
-/// The interval starts with the first sample (or at once while the buffer has sources) and the
-/// batch is taken at its end, so a sample waits at most one interval for its commit. The
-/// buffer's sources (`AcquireNotify` sockets) are gathered right before the commit, and as
-/// often as they ask meanwhile (`NotificationSockets`): their notifications wait in the kernel,
-/// dated by their arrival, and cost no wake of their own.
+/// The interval starts with the first sample (or when a source's values start coming) and the
+/// batch is taken at its end, or once `commitMax` samples wait, so a sample waits at most one
+/// interval for its commit. The buffer's sources (`AcquireNotify` sockets) are gathered right
+/// before the commit, and as often as they ask meanwhile (`NotificationSockets`): their
+/// notifications wait in the kernel, dated by their arrival, and cost no wake of their own.
 ///
 /// It runs on the storage thread, as the queues do, so a commit wakes that one thread: the
 /// interval's timer falls due there, and the gather, the batch and its commit run there.
@@ -33,6 +33,8 @@ package struct SampleIntake: Service {
     var holdUnsynchronized = true
     /// How long a sample may wait for its commit (`[queue] commit_interval_ms`).
     var commitInterval: Duration = .seconds(1)
+    /// How many samples end an interval early (`[queue] commit_max`).
+    var commitMax = 256
 
     /// Every field given: the memberwise initializer, which Swift would make only `internal`.
     package init(
@@ -44,7 +46,8 @@ package struct SampleIntake: Service {
         committed: ChangeSignal = ChangeSignal(),
         heldCommitted: ChangeSignal = ChangeSignal(),
         holdUnsynchronized: Bool = true,
-        commitInterval: Duration = .seconds(1)
+        commitInterval: Duration = .seconds(1),
+        commitMax: Int = 256
     ) {
         self.buffer = buffer
         self.queue = queue
@@ -55,6 +58,7 @@ package struct SampleIntake: Service {
         self.heldCommitted = heldCommitted
         self.holdUnsynchronized = holdUnsynchronized
         self.commitInterval = commitInterval
+        self.commitMax = commitMax
     }
 
     /// Commits what the buffer holds, once per commit interval, until shutdown; then the rest.
@@ -84,17 +88,17 @@ package struct SampleIntake: Service {
         }
     }
 
-    /// Waits one commit interval, or until the buffer closes, gathering its sources as often
-    /// as they ask meanwhile, and last at the interval's end.
+    /// Waits one commit interval, or until the buffer closes or holds `commitMax` samples,
+    /// gathering its sources as often as they ask meanwhile, and last at the interval's end.
     private func waitOutInterval() async {
         let clock = ContinuousClock()
         let due = clock.now.advanced(by: commitInterval)
         var next = buffer.gather()
         repeat {
             let remaining = clock.now.duration(to: due)
-            await buffer.pause(for: min(remaining, next ?? remaining), on: .storage)
+            await buffer.pause(for: min(remaining, next ?? remaining), on: .storage, endsAt: commitMax)
             next = buffer.gather()
-        } while clock.now < due && !buffer.isClosed
+        } while clock.now < due && !buffer.isClosed && buffer.count < commitMax
     }
 
     /// Samples received but never accepted: refused by the full (or closed) buffer, or whose

@@ -80,8 +80,8 @@ struct SampleIntakeTests {
         let storing = Task { try await intake.run() }
 
         let (first, second, late) = (Self.sample("F0:1D:2E:3C:00:01"), Self.sample("F0:1D:2E:3C:00:02"), Self.sample("F0:1D:2E:3C:00:03"))
-        buffer.source(key, occupied: true)
-        // The interval began with the source occupied and gathered it at once; the source
+        buffer.source(key, active: true)
+        // The interval began with the source active and gathered it at once; the source
         // asked for no gather before the interval ends.
         try await waitUntil { source.gathers.withLock { $0 } == 1 }
         buffer.add(first)
@@ -94,6 +94,30 @@ struct SampleIntakeTests {
         buffer.close()
         try await storing.value
         buffer.removeSource(key)
+        await held.close()
+        await queue.close()
+    }
+
+    @Test("an interval ends early once commit_max samples wait, and closing the buffer ends a pause at once and commits what waits")
+    func commitMaxAndCloseEndTheInterval() async throws {
+        let directory = try TemporaryDirectory("intake-max")
+        defer { directory.remove() }
+        let queue = try OfflineQueue(path: directory.file("queue.sqlite"))
+        let held = try OfflineQueue(path: directory.file(HeldSamples.fileName))
+        let committed = ChangeSignal()
+        let buffer = SampleBuffer()
+        let intake = SampleIntake(
+            buffer: buffer, queue: queue, held: held, counters: DaemonCounters(), logger: Logger(label: "test"),
+            committed: committed, commitInterval: .seconds(3600), commitMax: 3)
+        let storing = Task { try await intake.run() }
+        let samples = (1 ... 4).map { Self.sample("F0:1D:2E:3C:00:0\($0)") }
+        for sample in samples.prefix(3) { buffer.add(sample) }
+        #expect(await committed.wait(upTo: .seconds(60)), "three samples end an hour's interval")
+        #expect(try await queue.lease(max: 10).records.count == 3)
+        buffer.add(samples[3])
+        buffer.close()
+        try await storing.value
+        #expect(try await queue.lease(max: 10).records.map { try SampleRecordCodec.sample(from: $0).id } == [samples[3].id])
         await held.close()
         await queue.close()
     }
