@@ -64,61 +64,73 @@ struct SampleIntakeTests {
         }
     }
 
+    /// An intake running over queues in a directory of its own, with its buffer and commit
+    /// signal, until `finish()`.
+    struct Running {
+        let directory: TemporaryDirectory
+        let queue: OfflineQueue
+        let held: OfflineQueue
+        let buffer = SampleBuffer()
+        let committed = ChangeSignal()
+        let storing: Task<Void, Error>
+
+        init(commitInterval: Duration, commitMax: Int = 256) throws {
+            directory = try TemporaryDirectory("intake")
+            queue = try OfflineQueue(path: directory.file("queue.sqlite"))
+            held = try OfflineQueue(path: directory.file(HeldSamples.fileName))
+            let intake = SampleIntake(
+                buffer: buffer, queue: queue, held: held, counters: DaemonCounters(), logger: Logger(label: "test"),
+                committed: committed, commitInterval: commitInterval, commitMax: commitMax)
+            storing = Task { try await intake.run() }
+        }
+
+        /// The ids the queue holds, leased.
+        func storedIDs() async throws -> [UUID] {
+            try await queue.lease(max: 100).records.map { try SampleRecordCodec.sample(from: $0).id }
+        }
+
+        /// Closes the buffer, waits for the intake to commit what is left and stop, then closes
+        /// the queues and removes the directory.
+        func finish() async throws {
+            buffer.close()
+            try await storing.value
+            await held.close()
+            await queue.close()
+            directory.remove()
+        }
+    }
+
     @Test("what comes during a commit interval, in the buffer or in a source, is committed together at its end, the source gathered right before")
     func oneCommitPerInterval() async throws {
-        let directory = try TemporaryDirectory("intake-interval")
-        defer { directory.remove() }
-        let queue = try OfflineQueue(path: directory.file("queue.sqlite"))
-        let held = try OfflineQueue(path: directory.file(HeldSamples.fileName))
-        let committed = ChangeSignal()
-        let buffer = SampleBuffer()
-        let intake = SampleIntake(
-            buffer: buffer, queue: queue, held: held, counters: DaemonCounters(), logger: Logger(label: "test"),
-            committed: committed, commitInterval: .seconds(2))
-        let source = HeldValues(buffer: buffer)
-        let key = buffer.addSource { source.gather() }
-        let storing = Task { try await intake.run() }
-
+        let intake = try Running(commitInterval: .seconds(2))
+        let source = HeldValues(buffer: intake.buffer)
+        let key = intake.buffer.addSource { source.gather() }
         let (first, second, late) = (Self.sample("F0:1D:2E:3C:00:01"), Self.sample("F0:1D:2E:3C:00:02"), Self.sample("F0:1D:2E:3C:00:03"))
-        buffer.source(key, active: true)
+        intake.buffer.source(key, active: true)
         // The interval began with the source active and gathered it at once; the source
         // asked for no gather before the interval ends.
         try await waitUntil { source.gathers.withLock { $0 } == 1 }
-        buffer.add(first)
+        intake.buffer.add(first)
         source.waiting.withLock { $0 = [late] }
-        buffer.add(second)
-        await committed.wait()
-        let stored = try await queue.lease(max: 10).records.map { try SampleRecordCodec.sample(from: $0) }
-        #expect(Set(stored.map(\.id)) == Set([first, second, late].map(\.id)), "one commit holds all three, the source's gathered right before it")
-
-        buffer.close()
-        try await storing.value
-        buffer.removeSource(key)
-        await held.close()
-        await queue.close()
+        intake.buffer.add(second)
+        await intake.committed.wait()
+        #expect(
+            Set(try await intake.storedIDs()) == Set([first, second, late].map(\.id)), "one commit holds all three, the source's gathered right before it")
+        intake.buffer.removeSource(key)
+        try await intake.finish()
     }
 
     @Test("an interval ends early once commit_max samples wait, and closing the buffer ends a pause at once and commits what waits")
     func commitMaxAndCloseEndTheInterval() async throws {
-        let directory = try TemporaryDirectory("intake-max")
-        defer { directory.remove() }
-        let queue = try OfflineQueue(path: directory.file("queue.sqlite"))
-        let held = try OfflineQueue(path: directory.file(HeldSamples.fileName))
-        let committed = ChangeSignal()
-        let buffer = SampleBuffer()
-        let intake = SampleIntake(
-            buffer: buffer, queue: queue, held: held, counters: DaemonCounters(), logger: Logger(label: "test"),
-            committed: committed, commitInterval: .seconds(3600), commitMax: 3)
-        let storing = Task { try await intake.run() }
+        let intake = try Running(commitInterval: .seconds(3600), commitMax: 3)
         let samples = (1 ... 4).map { Self.sample("F0:1D:2E:3C:00:0\($0)") }
-        for sample in samples.prefix(3) { buffer.add(sample) }
-        #expect(await committed.wait(upTo: .seconds(60)), "three samples end an hour's interval")
-        #expect(try await queue.lease(max: 10).records.count == 3)
-        buffer.add(samples[3])
-        buffer.close()
-        try await storing.value
-        #expect(try await queue.lease(max: 10).records.map { try SampleRecordCodec.sample(from: $0).id } == [samples[3].id])
-        await held.close()
-        await queue.close()
+        for sample in samples.prefix(3) { intake.buffer.add(sample) }
+        #expect(await intake.committed.wait(upTo: .seconds(60)), "three samples end an hour's interval")
+        #expect(try await intake.storedIDs().count == 3)
+        intake.buffer.add(samples[3])
+        intake.buffer.close()
+        try await intake.storing.value
+        #expect(try await intake.storedIDs() == [samples[3].id])
+        try await intake.finish()
     }
 }
