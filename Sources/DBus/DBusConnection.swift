@@ -224,8 +224,9 @@ package final class DBusConnection: Sendable {
     ///
     /// With a `rest`, the descriptor is left alone for as long as `rest` says after each turn
     /// that found it ready, together with every other watch that has one: what arrives
-    /// meanwhile waits in the kernel. For sockets that another thread gathers (`NotificationSockets`), watched here for
-    /// their end and read here only when that thread has not come for a while.
+    /// meanwhile waits in the kernel. For sockets that another thread gathers
+    /// (`NotificationSockets`), watched here for their end and read here only when that thread
+    /// has not come for a while.
     package func watch(
         readable descriptor: Int32, rest: (@Sendable () -> Duration)? = nil, _ readable: @escaping @Sendable () -> Bool,
         ended: @escaping @Sendable () -> Void
