@@ -45,11 +45,7 @@ package final class OfflineQueue: Sendable {
     /// Appends records that are accepted together; returns their ids in order.
     @discardableResult
     package func append(contentsOf records: [NewRecord]) async throws(QueueError) -> [Int64] {
-        do {
-            return try await store.append(records)
-        } catch {
-            throw QueueError.writing(error, path: path)
-        }
+        try await append(records, now: false)
     }
 
     /// Appends records and commits them at once, with whatever else waits, instead of at the
@@ -57,8 +53,12 @@ package final class OfflineQueue: Sendable {
     /// daemon's intake gathers samples until then). Returns their ids in order once accepted.
     @discardableResult
     package func commit(_ records: [NewRecord]) async throws(QueueError) -> [Int64] {
+        try await append(records, now: true)
+    }
+
+    private func append(_ records: [NewRecord], now: Bool) async throws(QueueError) -> [Int64] {
         do {
-            return try await store.append(records, now: true)
+            return try await store.append(records, now: now)
         } catch {
             throw QueueError.writing(error, path: path)
         }

@@ -30,6 +30,13 @@ package final class SampleBuffer: Sendable {
         var nextSource: UInt64 = 0
         var closed = false
         var refused = 0
+
+        /// Whether the intake has work: true for a sample or an active source (while open),
+        /// false once closed and empty, nil while it must wait.
+        var work: Bool? {
+            if !samples.isEmpty || (!active.isEmpty && !closed) { return true }
+            return closed ? false : nil
+        }
     }
 
     let capacity: Int
@@ -112,14 +119,10 @@ package final class SampleBuffer: Sendable {
     /// the buffer is closed and empty.
     func waitForWork() async -> Bool {
         while true {
-            let ready: Bool? = state.withLock { state in
-                if !state.samples.isEmpty || (!state.active.isEmpty && !state.closed) { return true }
-                return state.closed ? false : nil
-            }
-            if let ready { return ready }
+            if let work = state.withLock({ $0.work }) { return work }
             await withCheckedContinuation { continuation in
                 let resumeNow = state.withLock { state -> Bool in
-                    if !state.samples.isEmpty || !state.active.isEmpty || state.closed { return true }
+                    guard state.work == nil else { return true }
                     state.waiter = continuation
                     return false
                 }

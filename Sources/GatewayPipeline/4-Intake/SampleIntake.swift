@@ -32,9 +32,9 @@ package struct SampleIntake: Service {
     /// Whether samples stamped by an unsynchronised clock wait for clock repair.
     var holdUnsynchronized = true
     /// How long a sample may wait for its commit (`[queue] commit_interval_ms`).
-    var commitInterval: Duration = .seconds(1)
+    var commitInterval: Duration
     /// How many samples end an interval early (`[queue] commit_max`).
-    var commitMax = 256
+    var commitMax: Int
 
     /// Every field given: the memberwise initializer, which Swift would make only `internal`.
     package init(
@@ -46,8 +46,8 @@ package struct SampleIntake: Service {
         committed: ChangeSignal = ChangeSignal(),
         heldCommitted: ChangeSignal = ChangeSignal(),
         holdUnsynchronized: Bool = true,
-        commitInterval: Duration = .seconds(1),
-        commitMax: Int = 256
+        commitInterval: Duration = QueueConfiguration().commitInterval,
+        commitMax: Int = QueueConfiguration().commitMax
     ) {
         self.buffer = buffer
         self.queue = queue
