@@ -77,11 +77,8 @@ struct NotificationTests {
             })
         let values = received.withLock { Array($0.prefix(Self.scripted.count)) }
         #expect(values.map(\.frame) == Self.scripted)
-        // Each arrival falls between the release and the hand-over, and within a second of it.
-        for value in values {
-            #expect(value.age < 1_000_000_000)
-            #expect(value.handedAt - .nanoseconds(Int64(value.age)) >= released)
-        }
+        // Each arrival falls between the release and the hand-over.
+        for value in values { #expect(value.handedAt - .nanoseconds(Int64(value.age)) >= released) }
         #expect(values.contains { $0.age >= 10_000_000 }, "values that waited for a gather say so")
         notifications.stop()
     }

@@ -100,23 +100,35 @@ struct SampleIntakeTests {
         }
     }
 
-    @Test("what comes during a commit interval, in the buffer or in a source, is committed together at its end, the source gathered right before")
-    func oneCommitPerInterval() async throws {
-        let intake = try Running(commitInterval: .seconds(2))
+    @Test("a source is gathered right before the commit, so what it holds joins the buffer's samples in that commit")
+    func sourceGatheredBeforeTheCommit() async throws {
+        // The interval is ended by `commit_max`, not by a timer, so no step of the test races it.
+        let intake = try Running(commitInterval: .seconds(3600), commitMax: 3)
         let source = HeldValues(buffer: intake.buffer)
         let key = intake.buffer.addSource { source.gather() }
-        let (first, second, late) = (Self.sample("F0:1D:2E:3C:00:01"), Self.sample("F0:1D:2E:3C:00:02"), Self.sample("F0:1D:2E:3C:00:03"))
+        let samples = (1 ... 4).map { Self.sample("F0:1D:2E:3C:00:0\($0)") }
         intake.buffer.source(key, active: true)
-        // The interval began with the source active and gathered it at once; the source
-        // asked for no gather before the interval ends.
+        // An active source starts an interval, which gathers it at once; it asks for no
+        // other gather before the interval ends.
         try await waitUntil { source.gathers.withLock { $0 } == 1 }
-        intake.buffer.add(first)
-        source.waiting.withLock { $0 = [late] }
-        intake.buffer.add(second)
-        await intake.committed.wait()
-        #expect(
-            Set(try await intake.storedIDs()) == Set([first, second, late].map(\.id)), "one commit holds all three, the source's gathered right before it")
+        intake.buffer.add(samples[0])
+        source.waiting.withLock { $0 = [samples[3]] }
+        intake.buffer.add(samples[1])
+        intake.buffer.add(samples[2])
+        #expect(await intake.committed.wait(upTo: .seconds(60)), "three samples end the interval")
+        // The source's sample joins only at the end gather: the next interval would end in an hour.
+        #expect(Set(try await intake.storedIDs()) == Set(samples.map(\.id)), "the first commit holds the four")
         intake.buffer.removeSource(key)
+        try await intake.finish()
+    }
+
+    @Test("an interval ends on its timer: a lone sample is committed within it")
+    func intervalEndsOnItsTimer() async throws {
+        let intake = try Running(commitInterval: .milliseconds(200))
+        let sample = Self.sample("F0:1D:2E:3C:00:01")
+        intake.buffer.add(sample)
+        #expect(await intake.committed.wait(upTo: .seconds(60)), "committed once its interval ended")
+        #expect(try await intake.storedIDs() == [sample.id])
         try await intake.finish()
     }
 
