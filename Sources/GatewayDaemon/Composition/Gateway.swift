@@ -105,7 +105,12 @@ package struct Gateway {
                     do { try history.record(attempt) } catch {
                         logger.warning("cannot record the upload history", metadata: ["error": "\(error)"])
                     }
-                }),
+                },
+                // The round's Bundle, records and reply are freed by then, and their pages would
+                // stay dirty, scattered among long-lived blocks: glibc gives back whole free pages
+                // anywhere in the heap. About 50 µs a round; 10 straps: 3.81-3.91 -> 3.74 MB private
+                // dirty, and the heap no longer lands in its upper mode (docs/PERFORMANCE.md).
+                beforePause: { malloc_trim(0) }),
             SensorFleet(
                 bindings: SensorBindingStore(directory: stateDirectory), bus: .system, plan: AdapterPlan(configuration.bluetooth),
                 policy: reconnectPolicy, clock: clock,

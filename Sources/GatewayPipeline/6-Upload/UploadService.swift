@@ -60,7 +60,8 @@ package struct UploadService: Service {
         recheckInterval: Duration = .seconds(300),
         backoff: Backoff = Backoff(initial: .seconds(5), maximum: .seconds(300)),
         probeInterval: Duration = .seconds(5),
-        onAttempt: @escaping @Sendable (UploadAttempt) -> Void = { _ in }
+        onAttempt: @escaping @Sendable (UploadAttempt) -> Void = { _ in },
+        beforePause: @escaping @Sendable () -> Void = {}
     ) {
         self.queue = queue
         self.client = client
@@ -74,14 +75,20 @@ package struct UploadService: Service {
         self.backoff = backoff
         self.probeInterval = probeInterval
         self.onAttempt = onAttempt
+        self.beforePause = beforePause
     }
     /// Called after every round that had samples (the upload history).
     var onAttempt: @Sendable (UploadAttempt) -> Void = { _ in }
+    /// Called when the uploader is about to wait after rounds that had samples: what they held is
+    /// freed by then (the daemon gives its pages back). Not between full rounds, which follow at
+    /// once, nor after empty ones.
+    var beforePause: @Sendable () -> Void = {}
 
     /// Uploads what the queue holds, in rounds, until the service group shuts down.
     package func run() async throws {
         var episode = UplinkEpisode(logger: logger, counters: counters)
         await releaseLeases(nil, "leased by a previous run")
+        var uploadedSincePause = false
         while !Task.isCancelledOrShuttingDown {
             let started = ContinuousClock.now
             committed.acknowledge()
@@ -93,7 +100,10 @@ package struct UploadService: Service {
                 leased = 0
             }
             _ = await refreshTokenStatus()
+            uploadedSincePause = uploadedSincePause || leased > 0
             if leased == batchSize { continue }
+            if uploadedSincePause { beforePause() }
+            uploadedSincePause = false
             await ServicePause.wait(for: committed, upTo: recheckInterval)
             let rest = ContinuousClock.now.duration(to: started + interval)
             if rest > .zero { await ServicePause.sleep(for: rest) }

@@ -6,6 +6,7 @@ import JHESimulator
 import Logging
 import OfflineQueue
 import PipelineTestSupport
+import Synchronization
 import Testing
 import Uplink
 
@@ -24,14 +25,16 @@ struct UploadWakeTests {
         let uploading: Task<Void, Error>
         let storing: Task<Void, Error>
 
-        static func start(in directory: TemporaryDirectory, interval: Duration) async throws -> Pipeline {
+        static func start(
+            in directory: TemporaryDirectory, interval: Duration, batchSize: Int = 100, beforePause: @escaping @Sendable () -> Void = {}
+        ) async throws -> Pipeline {
             let uplink = try await EnrolledUplink.start(in: directory.path)
             let held = try OfflineQueue(path: directory.file("held.sqlite"))
             let counters = DaemonCounters()
             let committed = ChangeSignal()
             var uploader = UploadService(
                 queue: uplink.queue, client: uplink.client, tokens: uplink.tokens, counters: counters, logger: Logger(label: "test"),
-                committed: committed)
+                committed: committed, batchSize: batchSize, beforePause: beforePause)
             uploader.interval = interval
             uploader.recheckInterval = .seconds(3600)
             let buffer = SampleBuffer()
@@ -85,6 +88,22 @@ struct UploadWakeTests {
         }
         try await waitUntil(timeout: .seconds(120), polling: .milliseconds(50)) { await jhe.storedCount() == 4 }
         #expect(await jhe.counters.batchRequests == 2, "the first sample alone, then the three committed one by one together")
+        try await pipeline.stop()
+    }
+
+    @Test("the uploader gives its rounds' memory back when it is about to wait after rounds with samples, not between full rounds nor after empty ones")
+    func beforePauseFollowsTheLastRound() async throws {
+        let directory = try TemporaryDirectory("upload-pause")
+        defer { directory.remove() }
+        let pauses = Mutex(0)
+        let pipeline = try await Pipeline.start(in: directory, interval: .zero, batchSize: 2) { pauses.withLock { $0 += 1 } }
+        let jhe = pipeline.uplink.jhe
+        for index in 0 ..< 4 { pipeline.buffer.add(SampleFixtures.sample(index, patient: nil)) }
+        try await waitUntil(timeout: .seconds(120), polling: .milliseconds(20)) {
+            await jhe.storedCount() == 4 && pauses.withLock { $0 } > 0
+        }
+        #expect(await jhe.counters.batchRequests == 2, "two full rounds, then an empty one")
+        #expect(pauses.withLock { $0 } == 1, "one call, before the wait that follows them; none at the empty start")
         try await pipeline.stop()
     }
 }
