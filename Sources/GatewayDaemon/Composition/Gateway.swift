@@ -106,10 +106,10 @@ package struct Gateway {
                         logger.warning("cannot record the upload history", metadata: ["error": "\(error)"])
                     }
                 },
-                // The round's Bundle, records and reply are freed by then, and their pages would
-                // stay dirty, scattered among long-lived blocks: glibc gives back whole free pages
-                // anywhere in the heap. About 50 µs a round; 10 straps: 3.81-3.91 -> 3.74 MB private
-                // dirty, and the heap no longer lands in its upper mode (docs/PERFORMANCE.md).
+                // The rounds' Bundles, records and replies are freed by then, and their pages would
+                // stay dirty among long-lived blocks: malloc_trim gives back whole free pages anywhere
+                // in the heap. About 50 µs, once per pause; private dirty at 10 straps 3.90-4.00 ->
+                // 3.81-3.83 MB, the heap's upper mode gone (docs/PERFORMANCE.md).
                 beforePause: { malloc_trim(0) }),
             SensorFleet(
                 bindings: SensorBindingStore(directory: stateDirectory), bus: .system, plan: AdapterPlan(configuration.bluetooth),
