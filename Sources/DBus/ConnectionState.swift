@@ -30,6 +30,7 @@ final class ConnectionState: @unchecked Sendable {
     func install(on loop: DBusLoop) {
         loop.incoming = { [self] loop, cMessage in
             let claimed = claim(cMessage)
+            if claimed { loop.deliveredPropertyBytes = true }
             if claimed, !someoneWantsClaimed(cMessage) { return }
             let message = DBusMessageCodec.readMessage(cMessage)
             switch message.kind {

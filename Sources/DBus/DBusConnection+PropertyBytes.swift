@@ -20,4 +20,15 @@ extension DBusConnection {
             state.subscribe(PropertyBytesSubscriber(rule: rule, property: property, deliver: deliver, finish: finished))
         }
     }
+
+    /// Lets the bus rest for `rest` after each turn that handed claimed values to
+    /// `subscribe(toBytesOf:…)` subscribers and left the socket empty: what comes meanwhile
+    /// waits in the kernel, so values that come ten times a second wake the connection's thread
+    /// about once per `rest` instead of ten times. A value is then handed on up to `rest` after
+    /// it came (the bus's bytes carry no arrival stamp). While a reply is due the bus is read
+    /// as it comes, so no call waits for a rest; signals and calls to this connection's objects
+    /// may. Zero, the default, never rests: for commands that show values as they come.
+    package func restAfterPropertyBytes(for rest: Duration) async {
+        await onLoop { $0.propertyBytesRest = rest }
+    }
 }

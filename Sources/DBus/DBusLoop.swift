@@ -46,6 +46,13 @@ final class DBusLoop: @unchecked Sendable {
     /// Until when the resting descriptor watches are left out of `poll`: set after a turn that
     /// found one of them ready, so what comes meanwhile waits in their sockets.
     private var restingUntil: ContinuousClock.Instant?
+    /// How long the bus itself rests after a turn that handed out claimed property bytes and
+    /// left its socket empty (`DBusConnection.restAfterPropertyBytes(for:)`); zero: never.
+    var propertyBytesRest: Duration = .zero
+    /// Set when a turn's messages included claimed property bytes (by `ConnectionState`).
+    var deliveredPropertyBytes = false
+    /// Until when the bus's socket is left out of `poll` (while no reply is due).
+    private var busRestingUntil: ContinuousClock.Instant?
 
     /// A descriptor read on the loop thread: `readable` drains it and says whether to go on.
     /// With a `rest`, once it has been found ready it is not polled again for as long as `rest`
@@ -249,6 +256,21 @@ final class DBusLoop: @unchecked Sendable {
     private func dispatchIncoming() {
         guard let connection else { return }
         while !isClosed && dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS {}
+        guard deliveredPropertyBytes else { return }
+        deliveredPropertyBytes = false
+        // Rest only once the socket is drained: libdbus reads about 2 kB a turn, and a backlog
+        // left behind would grow by a rest's worth each turn.
+        guard propertyBytesRest > .zero, let socket = busSocket else { return }
+        var probe = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        guard poll(&probe, 1, 0) == 0 else { return }
+        busRestingUntil = ContinuousClock.now.advanced(by: propertyBytesRest)
+    }
+
+    /// The connection's socket to the bus, while it has one.
+    var busSocket: Int32? {
+        var socket: Int32 = -1
+        guard let connection, dbus_connection_get_socket(connection, &socket) != 0 else { return nil }
+        return socket
     }
 
     private func pollOnce() {
@@ -256,21 +278,26 @@ final class DBusLoop: @unchecked Sendable {
         polled.removeAll(keepingCapacity: true)
         polledWatchIDs.removeAll(keepingCapacity: true)
         descriptors.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
+        let now = ContinuousClock.now
+        if let until = busRestingUntil, until <= now || !pendingCalls.isEmpty { busRestingUntil = nil }
         for watch in watches where dbus_watch_get_enabled(watch) != 0 {
             let flags = dbus_watch_get_flags(watch)
             var events: Int16 = 0
             if flags & DBUS_WATCH_READABLE.rawValue != 0 { events |= Int16(POLLIN) }
             if flags & DBUS_WATCH_WRITABLE.rawValue != 0 { events |= Int16(POLLOUT) }
+            // A resting bus still sends what is queued for it: only its reading waits.
+            if busRestingUntil != nil { events &= ~Int16(POLLIN) }
+            if events == 0 { continue }
             descriptors.append(pollfd(fd: dbus_watch_get_unix_fd(watch), events: events, revents: 0))
             polled.append(watch)
         }
-        let now = ContinuousClock.now
         if let until = restingUntil, until <= now { restingUntil = nil }
         for (id, watch) in descriptorWatches where restingUntil == nil || watch.rest == nil {
             descriptors.append(pollfd(fd: watch.descriptor, events: Int16(POLLIN), revents: 0))
             polledWatchIDs.append(id)
         }
         var nearest = restingUntil
+        if let until = busRestingUntil { nearest = min(nearest ?? until, until) }
         for entry in timeouts {
             guard let deadline = entry.deadline else { continue }
             nearest = min(nearest ?? deadline, deadline)

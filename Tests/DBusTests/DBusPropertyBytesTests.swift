@@ -1,4 +1,5 @@
 @testable import DBus
+import Glibc
 import GatewayTestSupport
 import Testing
 
@@ -93,6 +94,45 @@ struct DBusPropertyBytesTests {
         #expect(await collect(2, from: mirror).map(\.body) == [withMore, invalidating])
     }
 
+    @Test("with a rest, a value that comes after a read waits on the bus; a call in flight is answered at once, and brings it")
+    func restingBusKeepsValuesForTheNextRead() async throws {
+        let fixture = try await BusFixture.start()
+        let (values, subscription) = try await Self.values(on: fixture, from: fixture.server.uniqueName)
+        defer { subscription.cancel() }
+        await fixture.client.restAfterPropertyBytes(for: .seconds(3600))
+        try await Self.emitValue([1], from: fixture.server)
+        #expect(await collect(1, from: values) == [[1]])
+
+        try await Self.emitValue([2], from: fixture.server)
+        #expect(await eventually { await Self.waiting(in: fixture.client).count > 0 }, "the value waits in the socket, unread")
+        _ = try await fixture.client.nameOwner(of: fixture.server.uniqueName)
+        #expect(await collect(1, from: values) == [[2]], "read with the reply, which came after it")
+    }
+
+    @Test("a rest starts only once the socket is empty: a backlog longer than one read is handed on whole")
+    func restingBusDrainsABacklogFirst() async throws {
+        let fixture = try await BusFixture.start()
+        let (values, subscription) = try await Self.values(on: fixture, from: fixture.server.uniqueName)
+        defer { subscription.cancel() }
+        await fixture.client.restAfterPropertyBytes(for: .seconds(3600))
+        // The client's thread is held until the whole backlog (about 15 kB, libdbus reads 2 kB
+        // a turn) waits in its socket: the last value, unlike any other bytes, is all 0xEE.
+        let last = [UInt8](repeating: 0xEE, count: 16)
+        let (holding, nowHolding) = AsyncStream<Void>.makeStream()
+        let held = Task {
+            await fixture.client.onLoop { loop in
+                nowHolding.yield()
+                return Self.hold(loop, until: last)
+            }
+        }
+        _ = await collect(1, from: holding)
+        for value in 0..<100 { try await Self.emitValue([0x00, UInt8(value)], from: fixture.server) }
+        try await Self.emitValue(last, from: fixture.server)
+        #expect(await held.value, "the backlog reached the socket")
+        let expected = (0..<100).map { [0x00, UInt8($0)] } + [last]
+        #expect(await collect(101, from: values) == expected)
+    }
+
     @Test("is removed from the connection when cancelled, and ends when the connection closes")
     func removedOnCancelAndEndedWithTheConnection() async throws {
         let fixture = try await BusFixture.start()
@@ -106,5 +146,37 @@ struct DBusPropertyBytesTests {
         var count = 0
         for await _ in open { count += 1 }
         #expect(count == 0)
+    }
+
+    static func emitValue(_ bytes: [UInt8], from server: DBusConnection) async throws {
+        try await server.emit(
+            "/char", interface: "org.freedesktop.DBus.Properties", member: "PropertiesChanged", changed(["Value": .bytes(bytes)]))
+    }
+
+    /// The bytes waiting in `connection`'s bus socket, looked at without taking them.
+    static func waiting(in connection: DBusConnection) async -> [UInt8] {
+        await connection.onLoop { loop in peek(loop) }
+    }
+
+    private static func peek(_ loop: DBusLoop) -> [UInt8] {
+        guard let socket = loop.busSocket else { return [] }
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        let count = recv(socket, &buffer, buffer.count, Int32(MSG_PEEK | MSG_DONTWAIT))
+        return Array(buffer.prefix(max(0, count)))
+    }
+
+    /// Holds `loop`'s thread (called on it) until `pattern` waits in its socket; false after 60 s.
+    private static func hold(_ loop: DBusLoop, until pattern: [UInt8]) -> Bool {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while ContinuousClock.now < deadline {
+            let bytes = peek(loop)
+            if bytes.count >= pattern.count,
+                (0...bytes.count - pattern.count).contains(where: { bytes[$0..<$0 + pattern.count].elementsEqual(pattern) })
+            {
+                return true
+            }
+            usleep(10_000)
+        }
+        return false
     }
 }

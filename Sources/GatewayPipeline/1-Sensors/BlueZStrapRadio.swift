@@ -9,6 +9,11 @@ package struct BlueZStrapRadio: StrapRadio {
     let client: BlueZClient
     let discovery: DiscoverySessions
 
+    /// How long values that come over `PropertiesChanged` wait on the bus between the bus
+    /// thread's reads while they come (the fleet sets it on the client's connection): ten a
+    /// second then cost that thread one wake, not ten. A strap's stall deadline allows it.
+    static let valueRest: Duration = .seconds(1)
+
     /// The radio over `client`, sharing `discovery` with every supervisor on the same bus.
     package init(client: BlueZClient, discovery: DiscoverySessions) {
         self.client = client
@@ -105,7 +110,7 @@ struct BlueZStrapLink: StrapLink {
             let notifications = try await measurement.notifications(handler: deliver)
             return StrapNotifications(
                 ended: { for await _ in notifications.frames {} }, stop: { notifications.stop() },
-                readLag: notifications.transport == .propertiesChanged ? .zero : NotificationSockets.readLag)
+                readLag: notifications.transport == .propertiesChanged ? BlueZStrapRadio.valueRest : NotificationSockets.readLag)
         } catch {
             throw SupervisorError(error)
         }

@@ -62,6 +62,8 @@ package struct SensorFleet: Service {
         let source = buffer.addSource { sockets.gather() }
         sockets.observe { [buffer] active in buffer.source(source, active: active) }
         defer { buffer.removeSource(source) }
+        // Values over PropertiesChanged are read in turns, as the sockets are gathered.
+        await client.connection.restAfterPropertyBytes(for: BlueZStrapRadio.valueRest)
         let watch = await FileChangeWatch.start(
             directory: bindings.directory, names: [SensorBindingStore.fileName], signal: bindingsChanged, on: client.connection)
         if watch == nil {
