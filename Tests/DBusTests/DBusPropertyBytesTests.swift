@@ -126,10 +126,10 @@ struct DBusPropertyBytesTests {
             }
         }
         _ = await collect(1, from: holding)
-        for value in 0..<100 { try await Self.emitValue([0x00, UInt8(value)], from: fixture.server) }
+        for value in 0 ..< 100 { try await Self.emitValue([0x00, UInt8(value)], from: fixture.server) }
         try await Self.emitValue(last, from: fixture.server)
         #expect(await held.value, "the backlog reached the socket")
-        let expected = (0..<100).map { [0x00, UInt8($0)] } + [last]
+        let expected = (0 ..< 100).map { [0x00, UInt8($0)] } + [last]
         #expect(await collect(101, from: values) == expected)
     }
 
@@ -171,7 +171,7 @@ struct DBusPropertyBytesTests {
         while ContinuousClock.now < deadline {
             let bytes = peek(loop)
             if bytes.count >= pattern.count,
-                (0...bytes.count - pattern.count).contains(where: { bytes[$0..<$0 + pattern.count].elementsEqual(pattern) })
+                (0 ... bytes.count - pattern.count).contains(where: { bytes[$0 ..< $0 + pattern.count].elementsEqual(pattern) })
             {
                 return true
             }
