@@ -59,6 +59,12 @@ say "guest ran for $((SECONDS - boot_started)) s"
 status=0
 python3 "$here/check-results.py" "$out" "$here/frames.txt" || status=$?
 if ((status)); then
+    # A failed step's own words first: its standard error says why (CI keeps only this output).
+    for rc_file in "$out"/*.rc; do
+        [[ $(cat "$rc_file") == 0 ]] && continue
+        step=$(basename "$rc_file" .rc)
+        [[ -f $out/$step.err ]] && { echo "---- $step.err (last 30 lines)"; tail -n 30 "$out/$step.err"; }
+    done
     for log in guest.log console.log bluetoothd.log peripheral-stderr.log; do
         [[ -f $out/$log ]] && { echo "---- $log (last 40 lines)"; tail -n 40 "$out/$log"; }
     done
