@@ -33,9 +33,15 @@ package struct BlueZError: Error, Hashable, Sendable, CustomStringConvertible {
         case "InProgress", "NotReady", "NoReply", "Timeout", "NotConnected", "Disconnected", "LimitsExceeded":
             return true
         case "Failed":
+            // bluez 5.66 names a failed LE link `le-connection-…` after its errno: the strap
+            // or the controller dropped it, timed out or was busy. Only a wrong argument, an
+            // unsupported link or a powered-off adapter (`…-not-powered`) want the operator.
             let transientMessages = [
-                "le-connection-abort-by-local", "Software caused connection abort", "Operation already in progress",
-                "Input/output error", "Connection timed out", "br-connection-canceled", "Device or resource busy",
+                "le-connection-abort-by-local", "le-connection-abort-by-remote", "le-connection-timeout", "le-connection-busy",
+                "le-connection-refused", "le-connection-create-socket", "le-connection-link-layer-protocol-error",
+                "le-connection-concurrent-connection-limit", "le-connection-unknown", "Software caused connection abort",
+                "Connection reset by peer", "Operation already in progress", "Input/output error", "Connection timed out",
+                "br-connection-canceled", "Device or resource busy",
             ]
             return transientMessages.contains { message.containsIgnoringCase($0) }
         default:

@@ -9,6 +9,7 @@ import GATTHeartRate
 import GatewayCommandLine
 import GatewayPipeline
 import OutputFormats
+import ProcessThreads
 
 /// `edge-gateway pair`: checks a strap is a heart-rate strap, bonds when it can, and binds it.
 struct PairCommand: AsyncParsableCommand {
@@ -46,8 +47,7 @@ struct PairCommand: AsyncParsableCommand {
         try await CommandError.reporting("pair") {
             let (client, adapter) = try await BluetoothSession.open(options)
             let device = try await find(client: client, adapter: adapter)
-            options.explain("connecting \(address)")
-            try await device.connect()
+            try await connect(device)
             guard await device.waitForServicesResolved(timeout: .seconds(30)) else {
                 throw CommandError.temporary("\(address) connected but did not finish service discovery; try again")
             }
@@ -80,6 +80,22 @@ struct PairCommand: AsyncParsableCommand {
             )
         }
         return device
+    }
+
+    /// Connects, trying twice more after a failure that may clear (the link dropped as it came
+    /// up, a busy controller): one abort should not send the technician back to the start.
+    private func connect(_ device: Device) async throws(BlueZError) {
+        for pause in [1, 2] {
+            options.explain("connecting \(address)")
+            do {
+                return try await device.connect()
+            } catch let failure where failure.isTransient {
+                StandardError.writeLine("edge-gateway pair: \(failure.description); trying again in \(pause) s")
+                try? await ProcessExecutor.sleep(for: .seconds(pause))
+            }
+        }
+        options.explain("connecting \(address)")
+        try await device.connect()
     }
 
     /// Pairs unless told not to, answering bluetoothd's questions with an agent of its own

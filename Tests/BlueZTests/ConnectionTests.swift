@@ -97,6 +97,18 @@ struct ConnectionTests {
         #expect(await device.waitForServicesResolved(timeout: .seconds(30)))
     }
 
+    @Test(
+        "bluez's LE link failures are transient, except a wrong argument, an unsupported link and a powered-off adapter",
+        arguments: [
+            ("le-connection-abort-by-remote", true), ("le-connection-timeout", true), ("le-connection-busy", true),
+            ("le-connection-create-socket", true), ("le-connection-unknown", true), ("le-connection-invalid-arguments", false),
+            ("le-connection-not-supported", false), ("le-connection-adapter-not-powered", false),
+        ])
+    func leConnectionFailures(message: String, transient: Bool) {
+        let error = BlueZError(DBusError(name: "org.bluez.Error.Failed", message: message), operation: "Connect")
+        #expect(error.isTransient == transient)
+    }
+
     @Test("disconnects on request: Connected and ServicesResolved fall, GATT objects go, a second Disconnect is NotConnected")
     func disconnect() async throws {
         let fixture = try await SimulatorFixture.start()

@@ -92,6 +92,17 @@ struct SensorCommandTests {
         #expect(pair.outputLines.first?.hasPrefix("bound F0:1D:2E:3C:00:03 TICKR 0003") == true)
     }
 
+    @Test("pair tries again after a connect the strap aborted, saying so, and binds it")
+    func pairRetriesAnAbortedConnect() async throws {
+        let setup = try await Setup.start(straps: 1)
+        let strap = try #require(await setup.simulator.strapAddresses.first)
+        await setup.simulator.failNextConnect(strap, with: DBusError(name: "org.bluez.Error.Failed", message: "le-connection-abort-by-remote"))
+        let pair = try await setup.run(["pair", strap.description, "--json"])
+        #expect(pair.status == 0, "\(pair.standardError)")
+        #expect(pair.standardError.contains("le-connection-abort-by-remote (org.bluez.Error.Failed); trying again in 1 s"))
+        #expect(pair.outputLines.first?.contains(#""bound":true"#) == true)
+    }
+
     @Test("exits 75 with a hint to scan for a strap that cannot be found")
     func strapNotFound() async throws {
         let setup = try await Setup.start()
