@@ -97,7 +97,7 @@ pair() {
     pair_once
     local rc=$?
     if ((rc == 75)); then
-        note_retry pair 1 "the strap was not found (exit 75)"
+        note_retry pair 1 "pair said try again (exit 75): $(tail -n 1 /out/pair.err)"
         pair_once
         rc=$?
     fi
