@@ -33,21 +33,24 @@ package struct BlueZError: Error, Hashable, Sendable, CustomStringConvertible {
         case "InProgress", "NotReady", "NoReply", "Timeout", "NotConnected", "Disconnected", "LimitsExceeded":
             return true
         case "Failed":
-            // bluez 5.66 names a failed LE link `le-connection-…` after its errno: the strap
-            // or the controller dropped it, timed out or was busy. Only a wrong argument, an
-            // unsupported link or a powered-off adapter (`…-not-powered`) want the operator.
-            let transientMessages = [
-                "le-connection-abort-by-local", "le-connection-abort-by-remote", "le-connection-timeout", "le-connection-busy",
-                "le-connection-refused", "le-connection-create-socket", "le-connection-link-layer-protocol-error",
-                "le-connection-concurrent-connection-limit", "le-connection-unknown", "Software caused connection abort",
-                "Connection reset by peer", "Operation already in progress", "Input/output error", "Connection timed out",
-                "br-connection-canceled", "Device or resource busy",
-            ]
-            return transientMessages.contains { message.containsIgnoringCase($0) }
+            let lowered = message.lowercased()
+            return Self.transientFailures.contains { lowered.contains($0) }
         default:
             return false
         }
     }
+
+    /// The messages of `org.bluez.Error.Failed` (lowercased) after which a later try may succeed.
+    /// bluez 5.66 names a failed LE link `le-connection-…` after its errno: the strap or the
+    /// controller dropped it, timed out or was busy. Only a wrong argument, an unsupported link
+    /// or a powered-off adapter (`…-not-powered`) want the operator, and are not listed.
+    private static let transientFailures = [
+        "le-connection-abort-by-local", "le-connection-abort-by-remote", "le-connection-timeout", "le-connection-busy",
+        "le-connection-refused", "le-connection-create-socket", "le-connection-link-layer-protocol-error",
+        "le-connection-concurrent-connection-limit", "le-connection-unknown", "software caused connection abort",
+        "connection reset by peer", "operation already in progress", "input/output error", "connection timed out",
+        "br-connection-canceled", "device or resource busy",
+    ]
 
     /// Whether bluetoothd itself is not on the bus.
     package var isDaemonUnavailable: Bool {
@@ -59,12 +62,5 @@ package struct BlueZError: Error, Hashable, Sendable, CustomStringConvertible {
     package var description: String {
         let detail = message.isEmpty ? name : "\(message) (\(name))"
         return "\(operation) failed: \(detail)"
-    }
-}
-
-extension String {
-    /// Case-insensitive containment without Foundation.
-    fileprivate func containsIgnoringCase(_ other: String) -> Bool {
-        lowercased().contains(other.lowercased())
     }
 }
