@@ -98,9 +98,10 @@ struct ConnectionTests {
     }
 
     @Test(
-        "bluez's LE link failures are transient, except a wrong argument, an unsupported link and a powered-off adapter",
+        "bluez's link failures are transient whatever their case, except a wrong argument, an unsupported link and a powered-off adapter",
         arguments: [
-            ("le-connection-abort-by-remote", true), ("le-connection-timeout", true), ("le-connection-busy", true),
+            ("Connection reset by peer", true), ("Software caused connection abort", true), ("le-connection-abort-by-remote", true),
+            ("le-connection-timeout", true), ("le-connection-busy", true),
             ("le-connection-create-socket", true), ("le-connection-unknown", true), ("le-connection-invalid-arguments", false),
             ("le-connection-not-supported", false), ("le-connection-adapter-not-powered", false),
         ])
