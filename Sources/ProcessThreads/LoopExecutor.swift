@@ -80,11 +80,23 @@ final class LoopExecutor: TaskExecutor, @unchecked Sendable {
         let deadline = MonotonicTime.now() &+ MonotonicTime.nanoseconds(duration)
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
-                if timer.sleep(continuation) { schedule(timer, deadline: deadline) }
+                let set = timer.set { fired in
+                    if fired { continuation.resume() } else { continuation.resume(throwing: CancellationError()) }
+                }
+                if set { schedule(timer, deadline: deadline) }
             }
         } onCancel: {
             timer.cancel()
         }
+    }
+
+    /// Calls `action` on this loop's thread once `duration` has passed, unless the timer it
+    /// returns is cancelled first (a cancelled timer does not wake the loop).
+    func after(_ duration: Duration, _ action: @escaping @Sendable () -> Void) -> LoopTimer {
+        let timer = LoopTimer()
+        _ = timer.set { fired in if fired { action() } }
+        schedule(timer, deadline: MonotonicTime.now() &+ MonotonicTime.nanoseconds(duration))
+        return timer
     }
 
     private func schedule(_ timer: LoopTimer, deadline: UInt64) {

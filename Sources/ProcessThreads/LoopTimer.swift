@@ -1,20 +1,23 @@
 import Synchronization
 
-/// One task asleep on the loop executor's timers (`LoopExecutor.sleep(for:)`): the continuation
-/// to resume, and whether the timer or a cancellation got to it first.
+/// One timer of the loop executor: a task asleep on it (`LoopExecutor.sleep(for:)`) or an action
+/// set with `LoopExecutor.after(_:_:)`, and whether its deadline or a cancellation got to it
+/// first.
 final class LoopTimer: Sendable {
     private enum State {
-        /// Made, not yet holding the sleeping task's continuation.
+        /// Made, not yet holding what to call.
         case armed
-        case sleeping(UnsafeContinuation<Void, any Error>)
-        /// Resumed, or cancelled before it could sleep.
+        /// Waiting for its deadline: what to call, with true when it falls due and false when
+        /// it is cancelled first.
+        case set(@Sendable (_ fired: Bool) -> Void)
+        /// Fired or cancelled.
         case finished
     }
 
     private let state = Mutex(State.armed)
 
-    /// Whether the timer no longer needs to fire: its sleep was cancelled (or already ended), so
-    /// the loop can drop it instead of waking for it.
+    /// Whether the timer no longer needs to fire: it was cancelled (or already fired), so the
+    /// loop can drop it instead of waking for it.
     var isFinished: Bool {
         state.withLock {
             if case .finished = $0 { return true }
@@ -22,28 +25,29 @@ final class LoopTimer: Sendable {
         }
     }
 
-    /// Hands over the sleeping task's continuation, true; or resumes it at once, false, if the
-    /// task was cancelled meanwhile (the timer then need not be set).
-    func sleep(_ continuation: UnsafeContinuation<Void, any Error>) -> Bool {
+    /// Hands over what to call, true; or calls it at once with false, and returns false, if the
+    /// timer was cancelled meanwhile (it then need not be scheduled).
+    func set(_ action: @escaping @Sendable (_ fired: Bool) -> Void) -> Bool {
         let cancelled = state.withLock { state -> Bool in
             guard case .armed = state else { return true }
-            state = .sleeping(continuation)
+            state = .set(action)
             return false
         }
-        if cancelled { continuation.resume(throwing: CancellationError()) }
+        if cancelled { action(false) }
         return !cancelled
     }
 
-    /// The deadline passed: the task wakes normally.
-    func fire() { finish()?.resume() }
+    /// The deadline passed.
+    func fire() { finish()?(true) }
 
-    /// The task was cancelled: it wakes now with `CancellationError`, as `Task.sleep` does.
-    func cancel() { finish()?.resume(throwing: CancellationError()) }
+    /// Cancelled before its deadline: a sleeping task wakes now with `CancellationError`, as
+    /// `Task.sleep` does, and an action is dropped.
+    func cancel() { finish()?(false) }
 
-    private func finish() -> UnsafeContinuation<Void, any Error>? {
+    private func finish() -> (@Sendable (Bool) -> Void)? {
         state.withLock { state in
             defer { state = .finished }
-            if case .sleeping(let continuation) = state { return continuation }
+            if case .set(let action) = state { return action }
             return nil
         }
     }

@@ -47,10 +47,36 @@ package enum ProcessExecutor {
         }
     }
 
+    /// Calls `action` once `duration` has passed, unless the returned timer is cancelled first:
+    /// on the process loop's timers when `runMain` installed one, otherwise from a sleeping
+    /// task. For a wait that something else may end first, without a task to sleep for it.
+    package static func after(_ duration: Duration, _ action: @escaping @Sendable () -> Void) -> ProcessTimer {
+        if installed.load(ordering: .acquiring) {
+            return ProcessTimer(loopTimer: loop.after(duration, action))
+        }
+        return ProcessTimer(
+            task: Task {
+                guard (try? await Task.sleep(for: duration)) != nil else { return }
+                action()
+            })
+    }
+
     /// The runtime's own enqueue functions, which the hooks replace and never call.
     private typealias Original = @convention(thin) (UnownedJob) -> Void
     private typealias Hook = @convention(thin) (UnownedJob, Original) -> Void
 
     private static let enqueueGlobal: Hook = { job, _ in loop.enqueue(job, as: .task) }
     private static let enqueueMain: Hook = { job, _ in loop.enqueue(job, as: .main) }
+}
+
+/// A timer set with ``ProcessExecutor/after(_:_:)``.
+package struct ProcessTimer: Sendable {
+    fileprivate var loopTimer: LoopTimer?
+    fileprivate var task: Task<Void, Never>?
+
+    /// Drops the action if it has not run yet.
+    package func cancel() {
+        loopTimer?.cancel()
+        task?.cancel()
+    }
 }

@@ -86,7 +86,7 @@ struct StatusReporter: Service {
             let wake = min(due, ping ?? due)
             if wake > now {
                 if orChange {
-                    if await ServicePause.wait(for: counters.changes, upTo: now.duration(to: wake)) { return true }
+                    if await counters.changes.wait(upTo: now.duration(to: wake)) { return true }
                 } else {
                     await ServicePause.sleep(for: now.duration(to: wake))
                 }

@@ -115,7 +115,7 @@ package struct SensorFleet: Service {
                     lastError = error.description
                 }
             }
-            await ServicePause.wait(for: bindingsChanged, upTo: watch == nil ? fallbackInterval : nil)
+            await bindingsChanged.wait(upTo: watch == nil ? fallbackInterval : nil)
         }
         for entry in running.values { entry.task.cancel() }
         for entry in running.values { await entry.task.value }

@@ -104,7 +104,7 @@ package struct UploadService: Service {
             if leased == batchSize { continue }
             if uploadedSincePause { beforePause() }
             uploadedSincePause = false
-            await ServicePause.wait(for: committed, upTo: recheckInterval)
+            await committed.wait(upTo: recheckInterval)
             let rest = ContinuousClock.now.duration(to: started + interval)
             if rest > .zero { await ServicePause.sleep(for: rest) }
         }

@@ -70,7 +70,7 @@ package struct ClockRepairService: Service {
             if holding || failed {
                 await ServicePause.sleep(for: checkInterval)
             } else {
-                await ServicePause.wait(for: heldCommitted)
+                await heldCommitted.wait()
             }
         }
     }

@@ -1,4 +1,5 @@
 import ProcessThreads
+import ServiceLifecycle
 import Synchronization
 
 /// "Something changed": raised from any thread, awaited by one task. The daemon's services wait
@@ -7,11 +8,24 @@ import Synchronization
 /// is rewritten), the state-directory watch when a binding changes (the fleet reloads).
 ///
 /// Raising is cheap (a lock and a flag) and coalesces: any number of raises between two waits
-/// end one wait.
+/// end one wait. A wait also ends, returning false, at its limit, when its task is cancelled and
+/// when its service group starts shutting down, all without a task of its own: a service's pause
+/// costs a continuation and, with a limit, one timer of the process loop (the task groups this
+/// replaced were a sixth of the loop's time while straps streamed).
 package final class ChangeSignal: Sendable {
+    private struct Waiter {
+        let wait: UInt64
+        let continuation: CheckedContinuation<Bool, Never>
+        let timer: ProcessTimer?
+    }
+
     private struct State {
         var raised = false
-        var waiter: CheckedContinuation<Void, Never>?
+        var waiter: Waiter?
+        /// The latest wait's number, so that the timer or shutdown of an earlier one is ignored.
+        var waits: UInt64 = 0
+        /// A wait ended (its limit, cancellation, shutdown) before it had parked.
+        var endedEarly: UInt64?
     }
 
     private let state = Mutex(State())
@@ -21,7 +35,7 @@ package final class ChangeSignal: Sendable {
 
     /// Marks a change, waking the waiter if there is one.
     package func raise() {
-        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+        let waiter = state.withLock { state -> Waiter? in
             guard let waiter = state.waiter else {
                 state.raised = true
                 return nil
@@ -29,7 +43,8 @@ package final class ChangeSignal: Sendable {
             state.waiter = nil
             return waiter
         }
-        waiter?.resume()
+        waiter?.timer?.cancel()
+        waiter?.continuation.resume(returning: true)
     }
 
     /// Whether a task is parked in `wait()`: lets a test raise only once the waiter sleeps, so
@@ -49,43 +64,48 @@ package final class ChangeSignal: Sendable {
         }
     }
 
-    /// Returns once a change was raised since the previous wait (at once if one was), or when
-    /// the task is cancelled. One waiter at a time.
-    func wait() async {
-        await withTaskCancellationHandler {
+    /// Returns true once a change was raised since the previous wait (at once if one was); false
+    /// after `limit` (if given), or as soon as the task is cancelled or its service group starts
+    /// shutting down. One waiter at a time.
+    @discardableResult
+    package func wait(upTo limit: Duration? = nil) async -> Bool {
+        let wait = state.withLock { state in
+            state.waits &+= 1
+            return state.waits
+        }
+        return await withTaskCancellationOrGracefulShutdownHandler {
             await withCheckedContinuation { continuation in
-                let now = state.withLock { state -> Bool in
-                    if state.raised || Task.isCancelled {
+                let timer = limit.map { limit in ProcessExecutor.after(limit) { [self] in end(wait) } }
+                let now = state.withLock { state -> Bool? in
+                    if state.raised {
                         state.raised = false
                         return true
                     }
-                    state.waiter = continuation
-                    return false
+                    if state.endedEarly == wait { return false }
+                    state.waiter = Waiter(wait: wait, continuation: continuation, timer: timer)
+                    return nil
                 }
-                if now { continuation.resume() }
+                if let now {
+                    timer?.cancel()
+                    continuation.resume(returning: now)
+                }
             }
-        } onCancel: {
-            state.withLock { state -> CheckedContinuation<Void, Never>? in
-                defer { state.waiter = nil }
-                return state.waiter
-            }?.resume()
+        } onCancelOrGracefulShutdown: { [self] in
+            end(wait)
         }
     }
 
-    /// Like `wait()`, but gives up after `limit`: true if a change ended the wait.
-    func wait(upTo limit: Duration) async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                await self.wait()
-                return !Task.isCancelled
+    /// Ends wait number `wait` with false, or marks it ended if it has not parked yet.
+    private func end(_ wait: UInt64) {
+        let waiter = state.withLock { state -> Waiter? in
+            guard let waiter = state.waiter, waiter.wait == wait else {
+                if state.waits == wait { state.endedEarly = wait }
+                return nil
             }
-            group.addTask {
-                try? await ProcessExecutor.sleep(for: limit)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
+            state.waiter = nil
+            return waiter
         }
+        waiter?.timer?.cancel()
+        waiter?.continuation.resume(returning: false)
     }
 }

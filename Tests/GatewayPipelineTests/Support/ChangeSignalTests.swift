@@ -1,6 +1,8 @@
 import Foundation
 @testable import GatewayPipeline
 import GatewayTestSupport
+import Logging
+import ServiceLifecycle
 import Synchronization
 import Testing
 
@@ -39,6 +41,34 @@ struct ChangeSignalTests {
         #expect(await waiter.value == false)
     }
 
+    @Test("a wait with a limit ends false at the limit, and a raise ends it true well before")
+    func limitEndsWait() async {
+        let signal = ChangeSignal()
+        let start = ContinuousClock.now
+        #expect(await signal.wait(upTo: .milliseconds(200)) == false)
+        #expect(ContinuousClock.now - start >= .milliseconds(200))
+        let waiter = Task { await signal.wait(upTo: .seconds(3600)) }
+        while !signal.hasWaiter { await Task.yield() }
+        signal.raise()
+        #expect(await waiter.value)
+    }
+
+    @Test("its service group's graceful shutdown ends a wait that has no limit, without a raise")
+    func gracefulShutdownEndsWait() async throws {
+        let signal = ChangeSignal()
+        let ended = Mutex<Bool?>(nil)
+        let service = Waiting {
+            let result = await signal.wait()
+            ended.withLock { $0 = result }
+        }
+        let group = ServiceGroup(services: [service], gracefulShutdownSignals: [], logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let running = Task { try await group.run() }
+        try await waitUntil { signal.hasWaiter }
+        await group.triggerGracefulShutdown()
+        try await running.value
+        #expect(ended.withLock { $0 } == false)
+    }
+
     @Test("acknowledging takes the pending raise, so the next wait ends only for a later raise")
     func acknowledgeTakesPendingRaise() async {
         let signal = ChangeSignal()
@@ -49,4 +79,11 @@ struct ChangeSignalTests {
         signal.raise()
         #expect(await signal.wait(upTo: .seconds(3600)))
     }
+}
+
+/// A service that runs one wait.
+private struct Waiting: Service {
+    let body: @Sendable () async -> Void
+
+    func run() async throws { await body() }
 }
