@@ -8,9 +8,9 @@ import ServiceLifecycle
 /// to the queue, or, when the wall clock was not synchronised at capture, to the held queue
 /// until clock repair re-stamps them. A sample is *accepted* when its commit returns.
 ///
-/// The interval starts with the first sample (or when a source's values start coming) and the
-/// batch is taken at its end, or once `commitMax` samples wait, so a sample waits at most one
-/// interval for its commit. The buffer's sources (`AcquireNotify` sockets) are gathered right
+/// The interval starts with the first sample (or when a source's values start coming), and
+/// again at each commit while samples keep coming; the batch is taken at its end, or once
+/// `commitMax` samples wait, so a sample waits at most one interval for its commit. The buffer's sources (`AcquireNotify` sockets) are gathered right
 /// before the commit, and as often as they ask meanwhile (`NotificationSockets`): their
 /// notifications wait in the kernel, dated by their arrival, and cost no wake of their own.
 ///
@@ -67,9 +67,14 @@ package struct SampleIntake: Service {
             let storageFailure = try await withThrowingTaskGroup { group in
                 group.addTask { await watchStorage() }
                 await withTaskExecutorPreference(BlockingWorkExecutor.storage) {
-                    while await buffer.waitForWork() {
+                    // While samples keep coming, the next interval starts at the commit: the
+                    // storage thread then wakes once per interval, not for its first sample too.
+                    var streaming = false
+                    while streaming ? true : await buffer.waitForWork() {
                         await waitOutInterval()
-                        await store(buffer.takeAll())
+                        let batch = buffer.takeAll()
+                        streaming = !batch.isEmpty
+                        await store(batch)
                     }
                 }
                 group.cancelAll()
