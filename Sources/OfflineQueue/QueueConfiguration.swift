@@ -34,6 +34,11 @@ package struct QueueConfiguration: Sendable {
     /// Most records the journal keeps to itself (in memory, unacknowledged); past it, its
     /// oldest commits are retired into SQLite, as they are once it is half full.
     package var ingestRetainedRecords = 4_000
+    /// How often a journal commit looks whether another process (`queue retry-dead`,
+    /// `queue import`) changed the SQLite file behind the store, for its bounds: the look is a
+    /// read transaction of its own, which cost a tenth of the storage thread's time when made at
+    /// every commit. Every write transaction (a lease, a retirement, an eviction) looks anyway.
+    package var foreignChangeCheckInterval: Duration = .seconds(5)
     /// Source of wall-clock time for leases, ages and dead letters.
     package var clock: any QueueClock = SystemQueueClock()
     /// Where the queue reports evictions, recoveries and storage faults.

@@ -72,9 +72,14 @@ extension QueueStore {
     /// failure here is logged and tried again at the next commit: the records are durable.
     private func keepJournalWithinBounds(_ journal: IngestJournal, now: Int64) -> [String: Int] {
         do {
-            // Another process (`queue retry-dead`) may have changed SQLite's records.
+            // Another process (`queue retry-dead`) may have changed SQLite's records: looked
+            // at every `foreignChangeCheckInterval` (a clock set back counts as due).
             var sqlite = try totals ?? LiveTotals.load(connection)
-            if try sqlite.refreshIfChanged(connection) { allocator = nil }
+            let interval = Self.nanoseconds(configuration.foreignChangeCheckInterval)
+            if foreignChangeCheckedAt.map({ now < $0 || now - $0 >= interval }) ?? true {
+                foreignChangeCheckedAt = now
+                if try sqlite.refreshIfChanged(connection) { allocator = nil }
+            }
             totals = sqlite
             let cutoff = now - Self.nanoseconds(configuration.maxAge)
             if sqlite.count + residents.count > configuration.maxRecords || sqlite.bytes + residents.bytes > configuration.maxBytes

@@ -26,6 +26,8 @@ actor QueueStore {
     let eviction: EvictionPolicy
     /// Live records in SQLite (the journal's are in `residents`).
     var totals: LiveTotals?
+    /// When a journal commit last looked for another process's changes (queue clock).
+    var foreignChangeCheckedAt: Int64?
     var allocator: IDAllocator?
     var streams = StreamKeys()
     /// The owner's ingest journal, where commits go first (nil: straight to SQLite).
