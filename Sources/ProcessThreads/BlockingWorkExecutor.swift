@@ -27,12 +27,12 @@ package final class BlockingWorkExecutor: SerialExecutor, TaskExecutor, @uncheck
         var timers: [Timer] = []
         var started = false
 
-        /// Takes the timers due at `now`, in deadline order.
-        mutating func takeDue(at now: UInt64) -> [Timer] {
-            guard timers.contains(where: { $0.deadline <= now }) else { return [] }
-            let due = timers.filter { $0.deadline <= now }.sorted { $0.deadline < $1.deadline }
+        /// Appends the timers due at `now` to `due`, in deadline order.
+        mutating func takeDue(at now: UInt64, into due: inout [Timer]) {
+            guard timers.contains(where: { $0.deadline <= now }) else { return }
+            due.append(contentsOf: timers.lazy.filter { $0.deadline <= now })
+            due.sort { $0.deadline < $1.deadline }
             timers.removeAll { $0.deadline <= now }
-            return due
         }
     }
 
@@ -113,18 +113,19 @@ package final class BlockingWorkExecutor: SerialExecutor, TaskExecutor, @uncheck
     private func run() {
         thread.store(pthread_self(), ordering: .releasing)
         let (serial, task) = (asUnownedSerialExecutor(), asUnownedTaskExecutor())
+        // Swapped with the queue's, so both keep their capacity: a turn allocates nothing.
+        var jobs: [UnownedJob] = []
+        var due: [Timer] = []
         while true {
             pthread_mutex_lock(mutex)
-            var jobs: [UnownedJob] = []
-            var due: [Timer] = []
             // Checked under the mutex the enqueuer signals under, so a job or timer added
             // between the take and the wait is not slept through.
             while true {
                 let now = MonotonicTime.now()
                 let next = queue.withLock { queue -> UInt64? in
                     swap(&jobs, &queue.jobs)
-                    due = queue.takeDue(at: now)
-                    return queue.timers.map(\.deadline).min()
+                    queue.takeDue(at: now, into: &due)
+                    return queue.timers.lazy.map(\.deadline).min()
                 }
                 guard jobs.isEmpty, due.isEmpty else { break }
                 if let next {
@@ -137,6 +138,8 @@ package final class BlockingWorkExecutor: SerialExecutor, TaskExecutor, @uncheck
             pthread_mutex_unlock(mutex)
             for timer in due { timer.action() }
             for job in jobs { job.runSynchronously(isolatedTo: serial, taskExecutor: task) }
+            due.removeAll(keepingCapacity: true)
+            jobs.removeAll(keepingCapacity: true)
         }
     }
 }
