@@ -130,10 +130,13 @@ struct SupervisorStateMachineTests {
         let radio = InMemoryStrapRadio()
         await radio.add(Self.strap)
         // Discovery and service timeouts far above what a loaded machine can stall a task for:
-        // a retry of their own would not be one of the drops counted here. The waits say "at
-        // least", so that a retry too many fails the expectations below instead of a wait.
+        // a retry of their own would not be one of the drops counted here. So is the stable
+        // time: a subscription the test drops late (its task starved for seconds under `make
+        // test`) must still count as a flap, or no retry follows and the wait below times out.
+        // The waits say "at least", so that a retry too many fails the expectations below
+        // instead of a wait.
         var policy = Self.policy
-        policy.stableSubscription = .seconds(10)
+        policy.stableSubscription = .seconds(120)
         policy.discoveryTimeout = .seconds(120)
         policy.servicesTimeout = .seconds(120)
         let recorder = Recorder()
