@@ -10,9 +10,10 @@ import ServiceLifecycle
 ///
 /// The interval starts with the first sample (or when a source's values start coming), and
 /// again at each commit while samples keep coming; the batch is taken at its end, or once
-/// `commitMax` samples wait, so a sample waits at most one interval for its commit. The buffer's sources (`AcquireNotify` sockets) are gathered right
-/// before the commit, and as often as they ask meanwhile (`NotificationSockets`): their
-/// notifications wait in the kernel, dated by their arrival, and cost no wake of their own.
+/// `commitMax` samples wait, so a sample waits at most one interval for its commit. The
+/// buffer's sources (`AcquireNotify` sockets) are gathered right before the commit, and as
+/// often as they ask meanwhile (`NotificationSockets`): their notifications wait in the kernel,
+/// dated by their arrival, and cost no wake of their own.
 ///
 /// It runs on the storage thread, as the queues do, so a commit wakes that one thread: the
 /// interval's timer falls due there, and the gather, the batch and its commit run there.
