@@ -52,13 +52,14 @@ package enum ProcessExecutor {
     /// task. For a wait that something else may end first, without a task to sleep for it.
     package static func after(_ duration: Duration, _ action: @escaping @Sendable () -> Void) -> ProcessTimer {
         if installed.load(ordering: .acquiring) {
-            return ProcessTimer(loopTimer: loop.after(duration, action))
+            return ProcessTimer(kind: .loop(loop.after(duration, action)))
         }
         return ProcessTimer(
-            task: Task {
-                guard (try? await Task.sleep(for: duration)) != nil else { return }
-                action()
-            })
+            kind: .task(
+                Task {
+                    guard (try? await Task.sleep(for: duration)) != nil else { return }
+                    action()
+                }))
     }
 
     /// The runtime's own enqueue functions, which the hooks replace and never call.
@@ -69,14 +70,21 @@ package enum ProcessExecutor {
     private static let enqueueMain: Hook = { job, _ in loop.enqueue(job, as: .main) }
 }
 
-/// A timer set with ``ProcessExecutor/after(_:_:)``.
+/// A timer set with ``ProcessExecutor/after(_:_:)``: one of the process loop's, or, in a
+/// process without the loop, a sleeping task.
 package struct ProcessTimer: Sendable {
-    fileprivate var loopTimer: LoopTimer?
-    fileprivate var task: Task<Void, Never>?
+    fileprivate enum Kind {
+        case loop(LoopTimer)
+        case task(Task<Void, Never>)
+    }
+
+    fileprivate let kind: Kind
 
     /// Drops the action if it has not run yet.
     package func cancel() {
-        loopTimer?.cancel()
-        task?.cancel()
+        switch kind {
+        case .loop(let timer): timer.cancel()
+        case .task(let task): task.cancel()
+        }
     }
 }

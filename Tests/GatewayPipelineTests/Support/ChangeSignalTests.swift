@@ -42,13 +42,13 @@ struct ChangeSignalTests {
     }
 
     @Test("a wait with a limit ends false at the limit, and a raise ends it true well before")
-    func limitEndsWait() async {
+    func limitEndsWait() async throws {
         let signal = ChangeSignal()
         let start = ContinuousClock.now
         #expect(await signal.wait(upTo: .milliseconds(200)) == false)
         #expect(ContinuousClock.now - start >= .milliseconds(200))
         let waiter = Task { await signal.wait(upTo: .seconds(3600)) }
-        while !signal.hasWaiter { await Task.yield() }
+        try await waitUntil { signal.hasWaiter }
         signal.raise()
         #expect(await waiter.value)
     }
