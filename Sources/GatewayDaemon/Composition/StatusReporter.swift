@@ -14,7 +14,8 @@ import ServiceLifecycle
 /// can tell a live daemon from a hung one; systemd's watchdog, when set, is pinged at half its
 /// period (`onAlive`). Between these the reporter sleeps: an idle daemon does not wake for it,
 /// and a burst of changes (a strap's connect attempt failing) makes one report, `settle` after
-/// its first change.
+/// its first change. While figures keep changing (straps streaming: every commit moves them), it
+/// wakes once per report, at the end of each interval.
 ///
 /// The file changes every few seconds while straps stream, so it is kept off the SD card when
 /// systemd gives the service a runtime directory (tmpfs): it is written there, and
@@ -50,6 +51,9 @@ struct StatusReporter: Service {
         // When systemd last heard the daemon is alive: each report tells it (its status line
         // carries WATCHDOG=1), and `onAlive` between reports.
         var alive = ContinuousClock.now
+        // Whether figures were changing when this report was made: while straps stream they
+        // change every commit, so the next report is simply due `interval` later.
+        var changing = false
         while true {
             counters.changes.acknowledge()
             let report = counters.read {
@@ -68,7 +72,14 @@ struct StatusReporter: Service {
             alive = .now
             if Task.isCancelledOrShuttingDown { return }
             let written = ContinuousClock.now
-            if await pause(until: written + heartbeat, orChange: true, alive: &alive) {
+            // Streaming: sleep out the interval and look, one wake per report, rather than wake
+            // for the first change (a commit, a second later) and again when the interval ends.
+            if changing {
+                _ = await pause(until: written + interval, orChange: false, alive: &alive)
+                if counters.changes.acknowledge() { continue }
+            }
+            changing = await pause(until: written + heartbeat, orChange: true, alive: &alive)
+            if changing {
                 _ = await pause(until: max(ContinuousClock.now + settle, written + interval), orChange: false, alive: &alive)
             }
         }

@@ -53,6 +53,11 @@ package final class ChangeSignal: Sendable {
         state.withLock { $0.waiter != nil }
     }
 
+    /// How many waits have begun: lets a test prove that a service slept on a timer instead.
+    var waitsBegun: UInt64 {
+        state.withLock { $0.waits }
+    }
+
     /// Takes note of every change raised so far without waiting, so that the next wait ends only
     /// for a later one: for a waiter about to read state that already includes them. True if a
     /// change was pending.

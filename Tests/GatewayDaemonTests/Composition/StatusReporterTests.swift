@@ -77,4 +77,36 @@ struct StatusReporterTests {
         running.cancel()
         _ = try? await running.value
     }
+
+    @Test("while figures keep changing, a report follows each interval without waiting for a change in between")
+    func streamingFiguresWakeOncePerReport() async throws {
+        let directory = try TemporaryDirectory("status-reporter-streaming")
+        defer { directory.remove() }
+        let counters = DaemonCounters()
+        let recorded = Recorded(directory: directory, counters: counters, interval: .milliseconds(600))
+        let running = recorded.run()
+        let streaming = Task {
+            var awaiting = 0
+            while !Task.isCancelled {
+                awaiting += 1
+                counters.refresh { $0.setSamplesAwaitingClock(awaiting) }
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        // The first change after the start is waited for; from the second report on, figures
+        // changed during each interval.
+        try await waitUntil { recorded.reportCount >= 3 }
+        let waits = counters.changes.waitsBegun
+        try await waitUntil { recorded.reportCount >= 6 }
+        #expect(counters.changes.waitsBegun == waits, "the reporter waited for a change although figures changed in every interval")
+        streaming.cancel()
+
+        // Once they stop, it waits for the next change again, and publishes it.
+        try await waitUntil { counters.changes.hasWaiter }
+        let reported = recorded.reportCount
+        counters.update { $0.refused(1) }
+        try await waitUntil { recorded.reportCount > reported }
+        running.cancel()
+        _ = try? await running.value
+    }
 }
