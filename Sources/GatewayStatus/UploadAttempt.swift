@@ -55,6 +55,40 @@ extension UploadAttempt {
     }
 }
 
+extension UploadAttempt {
+    /// The attempt as its history line holds it, without the newline: by hand, as `status.json`
+    /// is, byte for byte what `JSONEncoder` wrote (`.iso8601` dates, sorted keys, slashes
+    /// unescaped), so older lines and newer ones read alike. The uploader appends one a round.
+    package var jsonBytes: [UInt8] {
+        var json = JSONWriter(capacity: 256)
+        json.beginObject()
+        json.key("delivered")
+        json.integer(delivered)
+        json.key("duplicate")
+        json.integer(duplicate)
+        json.key("durationSeconds")
+        json.seconds(durationSeconds)
+        if let error {
+            json.key("error")
+            json.string(error)
+        }
+        json.key("held")
+        json.integer(forbidden)
+        json.key("rejected")
+        json.integer(rejected)
+        json.key("retryLater")
+        json.integer(retryLater)
+        json.key("samples")
+        json.integer(samples)
+        json.key("skipped")
+        json.integer(skipped)
+        json.key("startedAt")
+        json.date(startedAt)
+        json.endObject()
+        return json.bytes
+    }
+}
+
 extension Outcome {
     /// Why the sample is not settled yet, if it is not.
     fileprivate var unsettledReason: String? {

@@ -6,6 +6,7 @@ import Foundation
 #endif
 import Glibc
 import OutputFormats
+import Synchronization
 
 /// The last uploader rounds, in `<state>/upload-history.jsonl`, one JSON object per line, for
 /// `edge-gateway status --history`.
@@ -14,11 +15,13 @@ import OutputFormats
 /// write instead of rewriting the file. Lines are not fsynced: the history is diagnostic, not
 /// data, and losing the last few lines in a power cut costs nothing that matters (the samples
 /// themselves are in the queue, which is durable). When the file passes `compactionThreshold`
-/// lines it is replaced atomically (`DurableFile.replace`) by its newest `capacity` lines.
+/// lines it is replaced atomically (`DurableFile.replace`) by its newest `capacity` lines; the
+/// lines are counted once, at the first record, and then as they are written, so a round never
+/// reads the file back.
 ///
 /// Reading tolerates a torn last line and any other line that does not decode: they are skipped.
-/// Not thread-safe by itself: the daemon's uploader is its only writer.
-package struct UploadHistory: Sendable {
+/// The daemon's uploader is the only writer: the count assumes no other process appends.
+package final class UploadHistory: Sendable {
     /// The file's name in the state directory.
     static let fileName = "upload-history.jsonl"
     /// How many attempts are kept.
@@ -30,6 +33,8 @@ package struct UploadHistory: Sendable {
     let directory: String
     /// `<directory>/upload-history.jsonl`.
     var path: String { directory + "/" + Self.fileName }
+    /// The file's line count (its newlines) once the first record has read it.
+    private let newlines = Mutex<Int?>(nil)
 
     /// The history in `directory`.
     package init(directory: String) {
@@ -38,7 +43,7 @@ package struct UploadHistory: Sendable {
 
     /// Appends `attempt`, compacting the file when it has grown past the threshold.
     package func record(_ attempt: UploadAttempt) throws {
-        var line = try Self.encoder.encode(attempt)
+        var line = attempt.jsonBytes
         line.append(UInt8(ascii: "\n"))
         let descriptor = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw failure("open \(path)") }
@@ -47,24 +52,18 @@ package struct UploadHistory: Sendable {
             line.insert(UInt8(ascii: "\n"), at: 0)
         }
         let written = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard written == line.count else { throw failure("append to \(path)") }
-        if fileSize(descriptor) > Self.compactionThreshold * Self.shortestLine && lineCount() > Self.compactionThreshold {
+        guard written == line.count else {
+            newlines.withLock { $0 = nil }
+            throw failure("append to \(path)")
+        }
+        let count = newlines.withLock { counted in
+            let count = counted.map { $0 + line.count(where: { $0 == UInt8(ascii: "\n") }) } ?? lineCount()
+            counted = count
+            return count
+        }
+        if count > Self.compactionThreshold {
             try compact()
         }
-    }
-
-    /// The bytes of the shortest line an attempt can encode to: below threshold × this, the
-    /// file cannot hold more lines than the threshold, so `record` need not read it back.
-    static let shortestLine: Int = {
-        let empty = UploadAttempt(
-            startedAt: Date(timeIntervalSince1970: 0), durationSeconds: 0, samples: 0, delivered: 0, duplicate: 0,
-            rejected: 0, forbidden: 0, skipped: 0, retryLater: 0, error: nil)
-        return ((try? encoder.encode(empty))?.count ?? 0) + 1
-    }()
-
-    private func fileSize(_ descriptor: Int32) -> Int {
-        var info = stat()
-        return fstat(descriptor, &info) == 0 ? Int(info.st_size) : .max
     }
 
     /// The newest `limit` attempts, oldest first; empty when there is no history yet.
@@ -75,13 +74,15 @@ package struct UploadHistory: Sendable {
 
     /// Keeps the newest `capacity` decodable lines, replacing the file atomically.
     private func compact() throws {
+        let kept = recent(limit: Self.capacity)
         var bytes: [UInt8] = []
-        for attempt in recent(limit: Self.capacity) {
-            bytes += try Self.encoder.encode(attempt)
+        for attempt in kept {
+            bytes += attempt.jsonBytes
             bytes.append(UInt8(ascii: "\n"))
         }
         do {
             try DurableFile.replace(path, with: bytes)
+            newlines.withLock { $0 = kept.count }
         } catch {
             throw UploadHistoryError(message: "cannot compact \(path): \(error); check free space in the state directory")
         }
@@ -108,13 +109,6 @@ package struct UploadHistory: Sendable {
 
     private func failure(_ operation: String) -> UploadHistoryError {
         UploadHistoryError(message: "cannot \(operation): \(String(cString: strerror(errno))); check free space and permissions of the state directory")
-    }
-
-    private static var encoder: JSONEncoder {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
     }
 
     private static var decoder: JSONDecoder {

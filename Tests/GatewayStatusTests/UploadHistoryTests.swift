@@ -51,6 +51,20 @@ struct UploadHistoryTests {
             "the compacted history stays private, like every state file")
     }
 
+    @Test("a daemon started on an existing history counts its lines, and compacts at the same line as the one that wrote them")
+    func countsExistingLines() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let earlier = UploadHistory(directory: directory.path)
+        for index in 1 ... 399 { try earlier.record(StatusReportFixtures.attempt(index)) }
+        let history = UploadHistory(directory: directory.path)
+        try history.record(StatusReportFixtures.attempt(400))
+        #expect(try Self.lineCount(history.path) == 400)
+        try history.record(StatusReportFixtures.attempt(401))
+        #expect(try Self.lineCount(history.path) == 200)
+        #expect(history.recent().map(\.samples) == Array(202 ... 401))
+    }
+
     @Test("skips garbage lines and a torn last line, and the next record starts on a line of its own")
     func tornAndGarbage() throws {
         let directory = try TemporaryDirectory()
@@ -64,5 +78,22 @@ struct UploadHistoryTests {
         #expect(history.recent() == [StatusReportFixtures.attempt(1)])
         try history.record(StatusReportFixtures.attempt(2))
         #expect(history.recent() == [StatusReportFixtures.attempt(1), StatusReportFixtures.attempt(2)])
+    }
+
+    @Test("random attempts, with and without an error and with durations from microseconds to hours, are written byte for byte as JSONEncoder wrote them")
+    func linesMatchJSONEncoder() throws {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        var random = SplitMix64(seed: 34)
+        for _ in 0 ..< 300 {
+            func count() -> Int { Int.random(in: 0 ... 1000, using: &random) }
+            let attempt = UploadAttempt(
+                startedAt: Date(timeIntervalSince1970: Double.random(in: -1e9 ... 4e9, using: &random)),
+                durationSeconds: [0, 1, 0.25, 1e-6, 12.5].randomElement(using: &random)! * Double.random(in: 0 ... 3600, using: &random),
+                samples: count(), delivered: count(), duplicate: count(), rejected: count(), forbidden: count(), skipped: count(),
+                retryLater: count(), error: Bool.random(using: &random) ? JSONEncoderReference.randomString(&random) : nil)
+            #expect(attempt.jsonBytes == Array(try encoder.encode(attempt)))
+        }
     }
 }
