@@ -16,4 +16,14 @@ enum MonotonicTime {
         let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
         return overflow ? UInt64.max / 2 : whole &+ UInt64(attoseconds / 1_000_000_000)
     }
+
+    /// How long from `now` until the first multiple of `grid` at or after `now + duration` (in
+    /// nanoseconds of this clock): waits of about one length that start at different moments end
+    /// at the same instant.
+    static func delay(_ duration: Duration, from now: UInt64, alignedTo grid: Duration) -> UInt64 {
+        let step = max(1, nanoseconds(grid))
+        let due = now &+ nanoseconds(duration)
+        let (whole, remainder) = due.quotientAndRemainder(dividingBy: step)
+        return (remainder == 0 ? due : (whole &+ 1) &* step) &- now
+    }
 }

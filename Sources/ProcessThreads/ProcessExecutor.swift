@@ -47,6 +47,14 @@ package enum ProcessExecutor {
         }
     }
 
+    /// Suspends the calling task for at least `duration`, until the next multiple of `grid` on
+    /// the monotonic clock: deadlines many tasks keep about alike (each strap's stall deadline)
+    /// then fall due together, and the process wakes once for all of them, not once each.
+    package static func sleep(for duration: Duration, alignedTo grid: Duration) async throws {
+        let delay = MonotonicTime.delay(duration, from: MonotonicTime.now(), alignedTo: grid)
+        try await sleep(for: .nanoseconds(Int64(clamping: delay)))
+    }
+
     /// Calls `action` once `duration` has passed, unless the returned timer is cancelled first:
     /// on the process loop's timers when `runMain` installed one, otherwise from a sleeping
     /// task. For a wait that something else may end first, without a task to sleep for it.

@@ -229,15 +229,18 @@ package actor SensorSupervisor {
         frames.tally.subscribed()
         let watchdog = Task { [policy] in
             // Sleeps until the stall deadline (the last frame plus the timeout, plus how late a
-            // frame may be read), not in short ticks: a streaming strap costs one wake-up per
-            // stall timeout.
+            // frame may be read), not in short ticks, rounded up to a grid of a third of the
+            // timeout (at most 5 s) that every strap shares: a stall is seen up to that much
+            // later, and the deadlines of any number of streaming straps fall due on at most
+            // three instants per timeout, each one wake-up of the process for all of them.
+            let grid = min(.seconds(5), policy.stallTimeout / 3)
             while !Task.isCancelled {
                 let left = policy.stallTimeout + notifications.readLag - frames.tally.current.lastFrameAt.duration(to: .now)
                 if left <= .zero {
                     notifications.stop()
                     return true
                 }
-                try? await ProcessExecutor.sleep(for: left)
+                try? await ProcessExecutor.sleep(for: left, alignedTo: grid)
             }
             return false
         }
