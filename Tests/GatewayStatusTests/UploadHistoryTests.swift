@@ -82,9 +82,6 @@ struct UploadHistoryTests {
 
     @Test("random attempts, with and without an error and with durations from microseconds to hours, are written byte for byte as JSONEncoder wrote them")
     func linesMatchJSONEncoder() throws {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var random = SplitMix64(seed: 34)
         for _ in 0 ..< 300 {
             func count() -> Int { Int.random(in: 0 ... 1000, using: &random) }
@@ -93,7 +90,7 @@ struct UploadHistoryTests {
                 durationSeconds: [0, 1, 0.25, 1e-6, 12.5].randomElement(using: &random)! * Double.random(in: 0 ... 3600, using: &random),
                 samples: count(), delivered: count(), duplicate: count(), rejected: count(), forbidden: count(), skipped: count(),
                 retryLater: count(), error: Bool.random(using: &random) ? JSONEncoderReference.randomString(&random) : nil)
-            #expect(attempt.jsonBytes == Array(try encoder.encode(attempt)))
+            #expect(attempt.jsonBytes == Array(try StatusReportFileTests.reference.encode(attempt)))
         }
     }
 }
